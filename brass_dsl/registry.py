@@ -1,0 +1,182 @@
+"""What an expression may refer to: the host program's types, names and functions.
+
+The language itself knows nothing about the game. The interpreter registers record
+types, named values (`me`, `players`) and functions (`income_level(p)`) here, each
+with a doc string and an example, so that the checker can resolve and type every
+name and the reference documentation is generated from the same source.
+
+Registries chain: `with_bindings` makes a child that adds names read from
+`env.vars` at run time (an action's parameters), leaving the parent untouched.
+Within a chain a name denotes one thing only, so a child may not shadow its parent
+and a value may not share its name with a function.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from brass_dsl.types import SCALAR_TYPES, DslType, RecordType, check_identifier
+
+if TYPE_CHECKING:
+    from brass_dsl.runtime import Env
+
+
+@dataclass(frozen=True)
+class Param:
+    """A function parameter, named for messages and documentation."""
+
+    name: str
+    type: DslType
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.type}"
+
+
+@dataclass(frozen=True)
+class NameEntry:
+    """A named value; `get(env)` returns it."""
+
+    name: str
+    type: DslType
+    doc: str
+    example: str
+    get: Callable[[Env], Any]
+
+
+@dataclass(frozen=True)
+class FunctionEntry:
+    """A function; `impl(env, *args)` computes it and may raise ValueError for bad arguments."""
+
+    name: str
+    params: tuple[Param, ...]
+    returns: DslType
+    doc: str
+    example: str
+    impl: Callable[..., Any]
+
+    @property
+    def signature(self) -> str:
+        """As documented: `income_level(p: player) -> int`."""
+        return f"{self.name}({', '.join(map(str, self.params))}) -> {self.returns}"
+
+
+T = TypeVar("T")
+
+BINDING_DOC = "bound by the caller (an action parameter)"
+
+_BUILTIN_TYPE_NAMES = frozenset(t.name for t in SCALAR_TYPES) | {"list"}
+
+
+class Registry:
+    """Types, names and functions visible to expressions, searched up the parent chain."""
+
+    def __init__(self, parent: Registry | None = None) -> None:
+        self.parent = parent
+        self._types: dict[str, RecordType] = {}
+        self._names: dict[str, NameEntry] = {}
+        self._functions: dict[str, FunctionEntry] = {}
+
+    # ------------------------------------------------------------ registering
+
+    def add_type(self, t: RecordType) -> RecordType:
+        """Register a record type (returned, for `PLAYER = reg.add_type(RecordType(...))`)."""
+        if t.name in _BUILTIN_TYPE_NAMES or self.lookup_type(t.name) is not None:
+            raise ValueError(f"type {t.name!r} is already defined")
+        self._types[t.name] = t
+        return t
+
+    def add_name(self, name: str, type: DslType, doc: str, example: str, get: Callable[[Env], Any]) -> None:
+        """Register a named value; duplicates and shadowing are ValueErrors."""
+        self._claim(name)
+        self._names[name] = NameEntry(name, type, doc, example, get)
+
+    def add_function(
+        self,
+        name: str,
+        params: Sequence[Param],
+        returns: DslType,
+        doc: str,
+        example: str,
+        impl: Callable[..., Any],
+    ) -> None:
+        """Register a function called as `impl(env, *args)`."""
+        self._claim(name)
+        self._functions[name] = FunctionEntry(name, tuple(params), returns, doc, example, impl)
+
+    def function(
+        self, name: str, params: Sequence[Param], returns: DslType, *, doc: str = "", example: str = ""
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorator form of `add_function`; returns the implementation unchanged."""
+
+        def register(impl: Callable[..., Any]) -> Callable[..., Any]:
+            self.add_function(name, params, returns, doc, example, impl)
+            return impl
+
+        return register
+
+    def with_bindings(self, bindings: Mapping[str, DslType]) -> Registry:
+        """A child registry where each binding is a name read from `env.vars[name]`."""
+        child = Registry(self)
+        for name, type in bindings.items():
+            child.add_name(name, type, BINDING_DOC, "", _binding_getter(name))
+        return child
+
+    def _claim(self, name: str) -> None:
+        check_identifier(name, "name")
+        if self.lookup_name(name) is not None or self.lookup_function(name) is not None:
+            raise ValueError(f"{name!r} is already defined")
+
+    # ------------------------------------------------------------ looking up
+
+    def lookup_name(self, name: str) -> NameEntry | None:
+        return self._find(lambda r: r._names.get(name))
+
+    def lookup_function(self, name: str) -> FunctionEntry | None:
+        return self._find(lambda r: r._functions.get(name))
+
+    def lookup_type(self, name: str) -> RecordType | None:
+        return self._find(lambda r: r._types.get(name))
+
+    def names(self) -> list[NameEntry]:
+        """Every visible name, sorted."""
+        return sorted(self._collect(lambda r: r._names.values()), key=lambda e: e.name)
+
+    def functions(self) -> list[FunctionEntry]:
+        """Every visible function, sorted."""
+        return sorted(self._collect(lambda r: r._functions.values()), key=lambda e: e.name)
+
+    def types(self) -> list[RecordType]:
+        """Every visible record type, sorted."""
+        return sorted(self._collect(lambda r: r._types.values()), key=lambda t: t.name)
+
+    def _chain(self) -> Iterable[Registry]:
+        registry: Registry | None = self
+        while registry is not None:
+            yield registry
+            registry = registry.parent
+
+    def _find(self, get: Callable[[Registry], T | None]) -> T | None:
+        for registry in self._chain():
+            found = get(registry)
+            if found is not None:
+                return found
+        return None
+
+    def _collect(self, get: Callable[[Registry], Iterable[T]]) -> list[T]:
+        return [item for registry in self._chain() for item in get(registry)]
+
+
+def _binding_getter(name: str) -> Callable[[Env], Any]:
+    def get(env: Env) -> Any:
+        return env.vars[name]
+
+    return get
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """'; did you mean 'x'?' for the closest candidate, or '' when none is close."""
+    matches = difflib.get_close_matches(word, list(candidates), n=1)
+    return f"; did you mean '{matches[0]}'?" if matches else ""
