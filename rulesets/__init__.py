@@ -1,0 +1,18 @@
+"""Built-in rulesets shipped with the package, each a folder of YAML files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+BUILTIN_DIR = Path(__file__).resolve().parent
+
+
+def builtin_names() -> list[str]:
+    """Names of the rulesets shipped inside the package, sorted."""
+    return sorted(p.name for p in BUILTIN_DIR.iterdir() if (p / "ruleset.yaml").is_file())
+
+
+def builtin_path(name: str) -> Path | None:
+    """The folder of the built-in ruleset called `name`, or None if there is none."""
+    path = BUILTIN_DIR / name
+    return path if (path / "ruleset.yaml").is_file() else None
