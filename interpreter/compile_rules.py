@@ -1,0 +1,299 @@
+"""Compile every expression of a ruleset: actions, effect arguments, flow, ranking.
+
+Each expression is checked against the ruleset's vocabulary (`primitives.py`) with
+the names in scope at that point (an action's earlier choices, its derived values,
+`nth` inside a repeated part, `t` or `p` where an effect binds them) and compiled
+once. Every error is collected with its file, line and column; nothing is
+evaluated here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from brass_dsl import BOOL, INT, STR, DslError, ListType, Registry, compile_expression
+from brass_dsl.source import ExpressionOrigin, SourcePos
+from interpreter.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectSpec
+from interpreter.errors import DiagnosticSink
+from interpreter.model import (Action, ActionParam, ActionPart, ActionRepeat, EffectStep, Era, GameEnd,
+                               Merchant, NetworkOption, RankingKey, Requirement)
+from interpreter.yaml_source import Document
+
+Path = tuple[Any, ...]
+PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+SCALARS = {"int": INT, "bool": BOOL, "str": STR}
+
+
+class RulesetCompiler:
+    """Compiles the expression-bearing sections of one validated ruleset."""
+
+    def __init__(self, doc: Document, registry: Registry, sink: DiagnosticSink) -> None:
+        self.doc = doc
+        self.registry = registry
+        self.sink = sink
+
+    # -- expressions -----------------------------------------------------------
+
+    def expression(self, path: Path, registry: Registry, expect: Any = None) -> Any:
+        """Compile the expression at `path`; on error report it and return None."""
+        value = self._value(path)
+        if isinstance(value, list):
+            return self._list_expression(path, value, registry, expect)
+        return self._compile(_as_text(value), self.doc.origin(path), registry, expect)
+
+    def _compile(self, text: str, origin: ExpressionOrigin, registry: Registry, expect: Any) -> Any:
+        try:
+            return compile_expression(text, registry, expect=expect, origin=origin)
+        except DslError as error:
+            self._report(error)
+        except _dsl_errors() as errors:  # several errors in one expression
+            for error in errors.errors:
+                self._report(error)
+        return None
+
+    def _list_expression(self, path: Path, items: list[Any], registry: Registry, expect: Any) -> Any:
+        """A YAML list of expressions, compiled as one list-literal expression."""
+        origin = self.doc.origin(path)
+        if any(isinstance(item, (dict, list)) for item in items):
+            self.sink.error(origin.start, "a list of expressions may hold only single values")
+            return None
+        texts = [_as_text(item) if not isinstance(item, str) else item for item in items]
+        # Compile each element at its own position first, so errors point inside the list.
+        element = expect.element if isinstance(expect, ListType) else None
+        if any(self._compile(t, self.doc.origin(path + (i,)), registry, element) is None for i, t in enumerate(texts)):
+            return None
+        return self._compile("[" + ", ".join(texts) + "]", origin, registry, expect)
+
+    def _report(self, error: DslError) -> None:
+        self.sink.error(error.pos, error.message, error.context())
+
+    def _value(self, path: Path) -> Any:
+        node: Any = self.doc.data
+        for step in path:
+            node = node[step]
+        return node
+
+    def type_named(self, name: str, path: Path) -> Any:
+        """Resolve a type name such as `int`, `tile` or `list[location]`."""
+        if name.startswith("list[") and name.endswith("]"):
+            inner = self.type_named(name[5:-1], path)
+            return ListType(inner) if inner is not None else None
+        if name in SCALARS:
+            return SCALARS[name]
+        found = self.registry.lookup_type(name)
+        if found is None:
+            known = ", ".join(sorted([*SCALARS, *(t.name for t in self.registry.types())]))
+            self.sink.error(self.doc.pos(path), f"unknown type '{name}'; known types: {known}")
+        return found
+
+    # -- messages ----------------------------------------------------------------
+
+    def message(self, path: Path, registry: Registry) -> tuple[tuple[str, Any], ...]:
+        """Split a message into text and compiled {expression} parts."""
+        text: str = self._value(path)
+        origin = self.doc.origin(path)
+        parts: list[tuple[str, Any]] = []
+        last = 0
+        for match in PLACEHOLDER.finditer(text):
+            parts.append((text[last:match.start()], None))
+            compiled = self._compile(match.group(1), _shifted(origin, text, match.start(1)), registry, None)
+            parts.append(("", compiled))
+            last = match.end()
+        parts.append((text[last:], None))
+        return tuple(p for p in parts if p[0] or p[1] is not None)
+
+    # -- effects -----------------------------------------------------------------
+
+    def effects(self, path: Path, context: str, registry: Registry) -> tuple[EffectStep, ...]:
+        steps = self._value(path) or []
+        return tuple(s for s in (self.effect(path + (i,), context, registry) for i in range(len(steps))) if s)
+
+    def effect(self, path: Path, context: str, registry: Registry) -> EffectStep | None:
+        step = self._value(path)
+        name, raw = (step, None) if isinstance(step, str) else next(iter(step.items()))
+        spec = EFFECTS.get(name)
+        where = self.doc.pos(path if isinstance(step, str) else path + (name,), key=not isinstance(step, str))
+        if spec is None:
+            self.sink.error(where, f"unknown effect '{name}'{_suggest(name, EFFECTS)}")
+            return None
+        if context not in spec.contexts:
+            allowed = ", ".join(sorted(spec.contexts))
+            self.sink.error(where, f"effect '{name}' cannot be used here ({context}); it belongs in: {allowed}")
+            return None
+        args = self._effect_args(spec, raw, path if isinstance(step, str) else path + (name,), registry)
+        return EffectStep(name, args, where) if args is not None else None
+
+    def _effect_args(self, spec: EffectSpec, raw: Any, path: Path, registry: Registry) -> dict[str, Any] | None:
+        if not isinstance(raw, dict):
+            required = [p for p in spec.params if p.required]
+            if raw is None and not required:
+                return {}
+            if len(required) != 1:
+                names = ", ".join(p.name for p in spec.params) or "none"
+                self.sink.error(self.doc.pos(path), f"effect '{spec.name}' needs named arguments ({names})")
+                return None
+            return self._args(spec, {required[0].name: raw}, path, registry, shorthand=True)
+        return self._args(spec, raw, path, registry, shorthand=False)
+
+    def _args(self, spec: EffectSpec, raw: Mapping[str, Any], path: Path, registry: Registry,
+              *, shorthand: bool) -> dict[str, Any] | None:
+        args: dict[str, Any] = {}
+        ok = True
+        for key in raw:
+            if key != "when" and spec.param(key) is None:
+                names = [p.name for p in spec.params] + ["when"]
+                self.sink.error(self.doc.pos(path + (key,), key=True),
+                                f"effect '{spec.name}' has no argument '{key}'{_suggest(key, names)}")
+                ok = False
+        for param in spec.params:
+            if param.name not in raw:
+                if param.required:
+                    self.sink.error(self.doc.pos(path), f"effect '{spec.name}' needs the argument '{param.name}'")
+                    ok = False
+                continue
+            arg_path = path if shorthand else path + (param.name,)
+            args[param.name] = self._arg(param, raw[param.name], arg_path, registry)
+            ok = ok and args[param.name] is not None
+        if "when" in raw:
+            args["when"] = self.expression(path + ("when",), registry, BOOL)
+            ok = ok and args["when"] is not None
+        return args if ok else None
+
+    def _arg(self, param: Any, value: Any, path: Path, registry: Registry) -> Any:
+        expected = self.type_named(param.type, path)
+        if expected is None:
+            return None
+        if param.literal:
+            return self._literal_id(param, value, expected, path)
+        scope = registry
+        if param.binds:
+            bound = {name: self.type_named(t, path) for name, t in param.binds}
+            scope = registry.with_bindings(bound)
+        return self.expression(path, scope, expected)
+
+    def _literal_id(self, param: Any, value: Any, expected: Any, path: Path) -> str | None:
+        ids = getattr(expected, "ids", None)
+        known = list(ids()) if callable(ids) else None
+        if not isinstance(value, str) or (known is not None and value not in known):
+            suffix = _suggest(str(value), known) if known else ""
+            self.sink.error(self.doc.pos(path), f"'{value}' is not a {param.type}{suffix}")
+            return None
+        return value
+
+    # -- actions -----------------------------------------------------------------
+
+    def actions(self) -> dict[str, Action]:
+        actions: dict[str, Action] = {}
+        for action_id, data in self.doc.data["actions"].items():
+            action = self.action(action_id, data)
+            if action is not None:
+                actions[action_id] = action
+        return actions
+
+    def action(self, action_id: str, data: Mapping[str, Any]) -> Action | None:
+        path: Path = ("actions", action_id)
+        part, scope = self.part(path, data, self.registry, {})
+        repeat = None
+        if "repeat" in data:
+            r = data["repeat"]
+            inner, _ = self.part(path + ("repeat",), r, scope, {"nth": INT})
+            repeat = ActionRepeat(r["name"], r.get("min", 1), r.get("max"), inner)
+        rules = tuple([data["rule"]] if "rule" in data else []) + tuple(data.get("rules", ()))
+        return Action(action_id, data["name"], data.get("doc", ""), rules, part, repeat, self.doc.pos(path, key=True))
+
+    def part(self, path: Path, data: Mapping[str, Any], registry: Registry,
+             extra: Mapping[str, Any]) -> tuple[ActionPart, Registry]:
+        """Compile params (each seeing the earlier ones), derived values, requirements and effects."""
+        scope = registry.with_bindings(dict(extra)) if extra else registry
+        params = []
+        for i, p in enumerate(data.get("params", ())):
+            p_path = path + ("params", i)
+            p_type = self.type_named(p["type"], p_path + ("type",))
+            domain = self.expression(p_path + ("from",), scope, ListType(p_type) if p_type else None)
+            params.append(ActionParam(p["name"], p["type"], domain, p.get("optional", False), p.get("doc", "")))
+            if p_type is not None:
+                scope = self._bind(scope, p["name"], p_type, p_path + ("name",))
+        derived = {}
+        for name in data.get("derived", {}):
+            compiled = self.expression(path + ("derived", name), scope)
+            derived[name] = compiled
+            if compiled is not None:
+                scope = self._bind(scope, name, compiled.type, path + ("derived", name))
+        requires = tuple(self.requirement(path + ("requires", i), r, scope)
+                         for i, r in enumerate(data.get("requires", ())))
+        effects = self.effects(path + ("effects",), ACTION, scope) if "effects" in data else ()
+        return ActionPart(tuple(params), derived, requires, effects), scope
+
+    def _bind(self, scope: Registry, name: str, type_: Any, path: Path) -> Registry:
+        try:
+            return scope.with_bindings({name: type_})
+        except ValueError as error:
+            self.sink.error(self.doc.pos(path), f"'{name}' cannot be used as a name here: {error}")
+            return scope
+
+    def requirement(self, path: Path, data: Mapping[str, Any], scope: Registry) -> Requirement:
+        check = self.expression(path + ("check",), scope, BOOL)
+        message = self.message(path + ("message",), scope)
+        return Requirement(data.get("rule"), check, message, self.doc.pos(path + ("check",)))
+
+    # -- flow ----------------------------------------------------------------------
+
+    def eras(self) -> tuple[Era, ...]:
+        eras = []
+        for n, e in enumerate(self.doc.data["eras"]):
+            network = tuple(NetworkOption(o["links"], o["money"], o["coal"], o["beer"]) for o in e["network"])
+            end = self.effects(("eras", n, "end"), ERA, self.registry) if "end" in e else ()
+            eras.append(Era(e["id"], e["name"], e["link_kind"], e["actions_per_turn"],
+                            e.get("first_round_actions", e["actions_per_turn"]), network, end))
+        return tuple(eras)
+
+    def round_end(self) -> tuple[EffectStep, ...]:
+        return self.effects(("round_end",), ROUND, self.registry)
+
+    def game_end(self) -> GameEnd:
+        data = self.doc.data["game_end"]
+        scoring = self.effects(("game_end", "scoring"), GAME, self.registry) if "scoring" in data else ()
+        player = self.registry.lookup_type("player")
+        scope = self.registry.with_bindings({"p": player})
+        ranking = tuple(RankingKey(k["name"], self.expression(("game_end", "ranking", i, "key"), scope, INT))
+                        for i, k in enumerate(data["ranking"]))
+        return GameEnd(scoring, ranking)
+
+    def merchants(self) -> dict[str, Merchant]:
+        return {mid: Merchant(mid, dict(m["spaces"]),
+                              self.effects(("merchants", mid, "beer_bonus"), BONUS, self.registry)
+                              if "beer_bonus" in m else ())
+                for mid, m in self.doc.data["merchants"].items()}
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _shifted(origin: ExpressionOrigin, text: str, offset: int) -> ExpressionOrigin:
+    """The origin of a {placeholder} inside a message, exact when the message is on one line."""
+    if "\n" in text[:offset] or origin.style not in ("", "'", '"'):
+        return origin
+    start = origin.start
+    return ExpressionOrigin(SourcePos(start.file, start.line, start.col + offset), origin.style)
+
+
+def _suggest(name: str, known: Any) -> str:
+    import difflib
+
+    hint = difflib.get_close_matches(name, list(known or ()), n=1)
+    return f"; did you mean '{hint[0]}'?" if hint else ""
+
+
+def _dsl_errors() -> type[Exception]:
+    """The DSL's several-errors exception type, if it has one."""
+    import brass_dsl
+
+    return getattr(brass_dsl, "DslErrors", _NoSuchError)
+
+
+class _NoSuchError(Exception):
+    errors: list[DslError] = []

@@ -1,0 +1,237 @@
+"""Cross-reference checks: every name a ruleset mentions must exist.
+
+Runs after the structural (cerberus) validation, on plain validated data, and
+reports each broken reference at the file, line and column that wrote it, with a
+"did you mean" suggestion.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterable, Iterator, Mapping
+
+from interpreter.errors import DiagnosticSink
+from interpreter.yaml_source import Document
+
+Path = tuple[Any, ...]
+
+PLAYER_COUNT_TABLES: tuple[tuple[str, ...], ...] = (
+    ("cards", "*", "count"),
+    ("merchants", "*", "spaces"),
+    ("merchant_tiles", "*", "count"),
+    ("setup", "rounds_per_era"),
+)
+
+
+class CrossChecker:
+    """Checks the references of one validated ruleset document."""
+
+    def __init__(self, doc: Document, sink: DiagnosticSink) -> None:
+        self.doc = doc
+        self.data: Mapping[str, Any] = doc.data
+        self.sink = sink
+
+    # -- helpers -----------------------------------------------------------------
+
+    def error(self, path: Path, message: str, *, key: bool = False) -> None:
+        self.sink.error(self.doc.pos(path, key=key), message)
+
+    def expect_in(self, value: Any, known: Iterable[str], what: str, path: Path) -> bool:
+        """Report `value` unless it is one of `known`; suggest the closest name."""
+        known = list(known)
+        if value in known:
+            return True
+        hint = difflib.get_close_matches(str(value), [str(k) for k in known], n=1)
+        suffix = f"; did you mean '{hint[0]}'?" if hint else ""
+        self.error(path, f"unknown {what} '{value}'{suffix}")
+        return False
+
+    # -- the checks --------------------------------------------------------------
+
+    def run(self) -> None:
+        for check in (self.check_locations, self.check_links, self.check_industries, self.check_tiles,
+                      self.check_cards, self.check_merchants, self.check_resources, self.check_income,
+                      self.check_eras, self.check_player_count_tables, self.check_rule_citations):
+            check()
+
+    def check_locations(self) -> None:
+        industries = self.data["industries"]
+        for lid, loc in self.data["locations"].items():
+            kind = loc["kind"]
+            if kind == "town" and "group" not in loc:
+                self.error(("locations", lid), f"town '{lid}' needs a colour group")
+            if "group" in loc:
+                self.expect_in(loc["group"], self.data["colour_groups"], "colour group", ("locations", lid, "group"))
+            if kind == "merchant" and loc.get("slots"):
+                self.error(("locations", lid, "slots"), f"merchant location '{lid}' cannot have industry slots")
+            if kind != "merchant" and not loc.get("slots"):
+                self.error(("locations", lid), f"{kind.replace('_', ' ')} '{lid}' needs at least one slot")
+            for s, icons in enumerate(loc.get("slots", ())):
+                for i, industry in enumerate(icons):
+                    self.expect_in(industry, industries, "industry", ("locations", lid, "slots", s, i))
+
+    def check_links(self) -> None:
+        locations = self.data["locations"]
+        for kid, link in self.data["links"].items():
+            ends = link["ends"]
+            for i, end in enumerate(ends):
+                self.expect_in(end, locations, "location", ("links", kid, "ends", i))
+            if len(set(ends)) != len(ends):
+                self.error(("links", kid, "ends"), f"link {kid} names the same location twice")
+            if not (link["canal"] or link["rail"]):
+                self.error(("links", kid), f"link {kid} allows neither a canal nor a rail")
+
+    def check_industries(self) -> None:
+        for iid, industry in self.data["industries"].items():
+            produces = industry.get("produces")
+            if produces is not None:
+                self.expect_in(produces, self.data["resources"], "resource", ("industries", iid, "produces"))
+            if industry["flips"] == "emptied" and produces is None:
+                self.error(("industries", iid), f"industry '{iid}' flips when emptied, so it must say what it produces")
+            if iid not in self.data["tiles"]:
+                self.error(("industries", iid), f"industry '{iid}' has no tiles")
+
+    def check_tiles(self) -> None:
+        industries = self.data["industries"]
+        era_ids = [e["id"] for e in self.data["eras"]]
+        for iid, specs in self.data["tiles"].items():
+            if not self.expect_in(iid, industries, "industry", ("tiles", iid)):
+                continue
+            sold = industries[iid]["flips"] == "sold"
+            levels = [t["level"] for t in specs]
+            if levels != sorted(set(levels)):
+                self.error(("tiles", iid), f"tiles of '{iid}' must be listed lowest level first, each level once")
+            for n, tile in enumerate(specs):
+                here = ("tiles", iid, n)
+                if sold and "output" in tile:
+                    self.error(here + ("output",), f"'{iid}' tiles are sold, so they have no output")
+                if not sold and "beer" in tile:
+                    self.error(here + ("beer",), f"'{iid}' tiles are not sold, so they need no beer")
+                if not sold and "output" not in tile:
+                    self.error(here, f"'{iid}' level {tile['level']} must give its output")
+                for i, era in enumerate(tile["eras"]):
+                    self.expect_in(era, era_ids, "era", here + ("eras", i))
+                if isinstance(tile.get("output"), dict):
+                    for era in tile["output"]:
+                        self.expect_in(era, era_ids, "era", here + ("output", era))
+                    for era in era_ids:
+                        if era in tile["eras"] and era not in tile["output"]:
+                            self.error(here + ("output",), f"'{iid}' level {tile['level']} gives no output for era '{era}'")
+
+    def check_cards(self) -> None:
+        locations, industries = self.data["locations"], self.data["industries"]
+        for cid, card in self.data["cards"].items():
+            has_location, has_industries = "location" in card, "industries" in card
+            if has_location == has_industries:
+                self.error(("cards", cid), f"card '{cid}' must name either a location or industries (not both)")
+            if has_location and self.expect_in(card["location"], locations, "location", ("cards", cid, "location")):
+                if locations[card["location"]]["kind"] == "merchant":
+                    self.error(("cards", cid, "location"), f"card '{cid}' names merchant location '{card['location']}', where nothing can be built")
+            for i, industry in enumerate(card.get("industries", ())):
+                self.expect_in(industry, industries, "industry", ("cards", cid, "industries", i))
+
+    def check_merchants(self) -> None:
+        locations, industries = self.data["locations"], self.data["industries"]
+        for mid in self.data["merchants"]:
+            if self.expect_in(mid, locations, "location", ("merchants", mid)) and locations[mid]["kind"] != "merchant":
+                self.error(("merchants", mid), f"'{mid}' is a {locations[mid]['kind']}, not a merchant location", key=True)
+        for mid, tile in self.data["merchant_tiles"].items():
+            for i, industry in enumerate(tile["buys"]):
+                if self.expect_in(industry, industries, "industry", ("merchant_tiles", mid, "buys", i)) \
+                        and industries[industry]["flips"] != "sold":
+                    self.error(("merchant_tiles", mid, "buys", i), f"merchants buy only sold industries, not '{industry}'")
+        for players in self.data["players"]:
+            spaces = sum(m["spaces"].get(players, 0) for m in self.data["merchants"].values())
+            tiles = sum(t["count"].get(players, 0) for t in self.data["merchant_tiles"].values())
+            if spaces != tiles:
+                self.error(("merchant_tiles",), f"with {players} players there are {tiles} merchant tiles for {spaces} merchant spaces")
+
+    def check_resources(self) -> None:
+        for rid, resource in self.data["resources"].items():
+            market = resource.get("market")
+            if market is not None:
+                self.expect_in(market, self.data["markets"], "market", ("resources", rid, "market"))
+            if "market" in resource["sources"] and market is None:
+                self.error(("resources", rid, "sources"), f"resource '{rid}' is sourced from a market but names none")
+        for mid, market in self.data["markets"].items():
+            if market["start_cubes"] > len(market["prices"]):
+                self.error(("markets", mid, "start_cubes"),
+                           f"market '{mid}' holds {len(market['prices'])} cubes, so it cannot start with {market['start_cubes']}")
+            if market["prices"] != sorted(market["prices"]):
+                self.error(("markets", mid, "prices"), f"market '{mid}' prices must be listed cheapest first")
+
+    def check_income(self) -> None:
+        track = self.data["income_track"]
+        previous: int | None = None
+        positions = 0
+        for n, band in enumerate(track["bands"]):
+            low, high = band["levels"]
+            if low > high:
+                self.error(("income_track", "bands", n, "levels"), f"band levels [{low}, {high}] are reversed")
+            if previous is not None and low != previous + 1:
+                self.error(("income_track", "bands", n, "levels"), f"band starts at level {low}, but the previous band ended at {previous}")
+            previous = high
+            positions += (high - low + 1) * band["spaces"]
+        if not 0 <= track["start_position"] < positions:
+            self.error(("income_track", "start_position"), f"start position {track['start_position']} is off the track (0–{positions - 1})")
+
+    def check_eras(self) -> None:
+        seen: dict[str, int] = {}
+        for n, era in enumerate(self.data["eras"]):
+            if era["id"] in seen:
+                self.error(("eras", n, "id"), f"era '{era['id']}' is defined twice")
+            seen[era["id"]] = n
+            counts = [o["links"] for o in era["network"]]
+            if counts != sorted(set(counts)):
+                self.error(("eras", n, "network"), "network options must be listed by number of links, each once")
+
+    def check_player_count_tables(self) -> None:
+        supported = self.data["players"]
+        for pattern in PLAYER_COUNT_TABLES:
+            for path, table in self._match(self.data, pattern, ()):
+                missing = [p for p in supported if p not in table]
+                extra = [p for p in table if p not in supported]
+                if missing:
+                    self.error(path, f"{'.'.join(map(str, path))} gives no value for {', '.join(map(str, missing))} players")
+                for p in extra:
+                    self.error(path + (p,), f"{'.'.join(map(str, path))} gives a value for {p} players, which this ruleset does not support", key=True)
+
+    def check_rule_citations(self) -> None:
+        rules = self.data["rules"]
+        for path, rule_id in _citations(self.data, ()):
+            if path[0] != "rules":
+                self.expect_in(rule_id, rules, "rule ID", path)
+
+    def _match(self, node: Any, pattern: tuple[str, ...], path: Path) -> Iterator[tuple[Path, Any]]:
+        if not pattern:
+            if isinstance(node, dict):
+                yield path, node
+            return
+        head, rest = pattern[0], pattern[1:]
+        if not isinstance(node, dict):
+            return
+        keys = list(node) if head == "*" else [head] if head in node else []
+        for key in keys:
+            yield from self._match(node[key], rest, path + (key,))
+
+
+def _citations(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
+    """Every `rule: ID` and `rules: [ID, …]` anywhere in the data."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "rule" and isinstance(value, str):
+                yield path + (key,), value
+            elif key == "rules" and isinstance(value, list) and path:
+                for i, item in enumerate(value):
+                    if isinstance(item, str):
+                        yield path + (key, i), item
+            else:
+                yield from _citations(value, path + (key,))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _citations(item, path + (i,))
+
+
+def check_references(doc: Document, sink: DiagnosticSink) -> None:
+    """Report every broken cross-reference of a structurally valid ruleset."""
+    CrossChecker(doc, sink).run()

@@ -1,0 +1,117 @@
+"""Load a ruleset: find it, read and merge its YAML, validate, cross-check, compile.
+
+    load_ruleset("birmingham")               # a built-in ruleset, by name
+    load_ruleset("rulesets/my-variant")      # any ruleset folder
+
+Each stage collects every problem it finds; a stage runs only when the one before
+it found none (a cross-reference check on a malformed section would only produce
+noise). A loaded ruleset is cached per process and served again as long as none of
+its files (nor its bases' files) changed.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+import rulesets
+from interpreter.compile_rules import RulesetCompiler
+from interpreter.crossref import check_references
+from interpreter.errors import DiagnosticSink, RulesetError
+from interpreter.merge import resolve_extends
+from interpreter.model import Ruleset, build_static_model
+from interpreter.primitives import build_registry
+from interpreter.schema import validate_structure
+from interpreter.yaml_source import Document
+from brass_dsl.source import SourcePos
+
+DEFAULT_RULESET = "birmingham"
+
+_cache: dict[Path, tuple[tuple[Any, ...], Ruleset]] = {}
+
+
+def resolve_ruleset_path(name_or_path: str | Path | None, relative_to: Path | None = None) -> Path | None:
+    """A ruleset folder from a built-in name or a path; None if there is no such ruleset."""
+    if name_or_path is None:
+        name_or_path = DEFAULT_RULESET
+    text = str(name_or_path)
+    candidates = []
+    if relative_to is not None:
+        candidates.append(relative_to / text)
+    candidates.append(Path(text))
+    for candidate in candidates:
+        if (candidate / "ruleset.yaml").is_file():
+            return candidate.resolve()
+        if candidate.name == "ruleset.yaml" and candidate.is_file():
+            return candidate.parent.resolve()
+    builtin = rulesets.builtin_path(text)
+    return builtin.resolve() if builtin else None
+
+
+def _resolve_for_extends(value: str, folder: Path) -> Path | None:
+    return resolve_ruleset_path(value, relative_to=folder)
+
+
+def load_ruleset(name_or_path: str | Path | None = None) -> Ruleset:
+    """Load, validate and compile a ruleset; raise RulesetError listing every problem."""
+    folder = resolve_ruleset_path(name_or_path)
+    if folder is None:
+        raise _not_found(str(name_or_path))
+    cached = _cache.get(folder)
+    if cached and cached[0] == _fingerprint(cached[1].folders):
+        return cached[1]
+    ruleset = _load_uncached(folder)
+    _cache[folder] = (_fingerprint(ruleset.folders), ruleset)
+    return ruleset
+
+
+def clear_cache() -> None:
+    _cache.clear()
+
+
+def _load_uncached(folder: Path) -> Ruleset:
+    doc, chain = resolve_extends(folder, _resolve_for_extends, known_names=rulesets.builtin_names())
+    sink = DiagnosticSink()
+    if not validate_structure(doc, sink):
+        sink.raise_if_any()
+    check_references(doc, sink)
+    sink.raise_if_any()
+    ruleset = _compile(doc, sink)
+    sink.raise_if_any()
+    ruleset.folders = tuple(str(p) for p in chain)
+    return ruleset
+
+
+def _compile(doc: Document, sink: DiagnosticSink) -> Ruleset:
+    """Build the model and compile every expression against its vocabulary."""
+    ruleset = Ruleset(**build_static_model(doc.data), merchants={}, eras=(), data=doc.data)
+    compiler = RulesetCompiler(doc, build_registry(ruleset), sink)
+    ruleset.eras = compiler.eras()
+    ruleset.merchants = compiler.merchants()
+    ruleset.round_end = compiler.round_end()
+    ruleset.game_end = compiler.game_end()
+    ruleset.actions = compiler.actions()
+    ruleset.registry = compiler.registry
+    return ruleset
+
+
+def _fingerprint(folders: tuple[str, ...]) -> tuple[Any, ...]:
+    """Names, sizes and modification times of every YAML file of the chain."""
+    items = []
+    for folder in folders:
+        for path in sorted(Path(folder).glob("*.yaml")):
+            stat = path.stat()
+            items.append((str(path), stat.st_size, stat.st_mtime_ns))
+    return tuple(items)
+
+
+def _not_found(name: str) -> RulesetError:
+    names = rulesets.builtin_names()
+    hint = difflib.get_close_matches(name, names, n=1)
+    suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+    known = f" Built-in rulesets: {', '.join(names)}." if names else ""
+    sink = DiagnosticSink()
+    sink.error(SourcePos(name, 1, 1), f"no ruleset here: '{name}' is neither a folder with a ruleset.yaml "
+                                      f"nor a built-in ruleset name{suggestion}.{known}")
+    return RulesetError(sink.items)

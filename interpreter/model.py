@@ -1,0 +1,391 @@
+"""The loaded ruleset as typed, immutable Python objects.
+
+`build_model` turns the validated YAML data (plain dicts and lists) into these
+dataclasses once, so that the rest of the interpreter works with attributes and
+precomputed tables (income level per track position, deck per player count)
+instead of re-reading dictionaries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from brass_dsl.source import SourcePos
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    text: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class ColourGroup:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One industry space of a location; `industries` are the icons it shows."""
+
+    location: str
+    index: int
+    industries: tuple[str, ...]
+
+    @property
+    def id(self) -> str:
+        return f"{self.location}/{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    id: str
+    name: str
+    kind: str  # town | farm_brewery | merchant
+    group: str | None
+    slots: tuple[Slot, ...]
+    link_icons: int
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A line on the board; it may touch more than two locations (Kidderminster–Worcester)."""
+
+    id: str
+    ends: tuple[str, ...]
+    canal: bool
+    rail: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Industry:
+    id: str
+    name: str
+    flips: str  # sold | emptied
+    produces: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TileSpec:
+    """One level of an industry's tiles on a player mat."""
+
+    industry: str
+    level: int
+    count: int
+    cost: int
+    coal: int
+    iron: int
+    beer: int
+    output: Mapping[str, int]  # era id -> cubes or barrels placed when built
+    vp: int
+    link_icons: int
+    income: int
+    develop: bool
+    eras: tuple[str, ...]
+
+    @property
+    def id(self) -> str:
+        return f"{self.industry}/{self.level}"
+
+
+@dataclass(frozen=True, slots=True)
+class CardSpec:
+    """A face of the draw deck: a location card or an industry card."""
+
+    id: str
+    location: str | None
+    industries: tuple[str, ...]
+    count: Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class WildCardSpec:
+    id: str
+    kind: str  # location | industry
+    count: int
+    excludes: tuple[str, ...]  # location kinds a wild location card cannot stand for
+
+
+@dataclass(frozen=True, slots=True)
+class EffectStep:
+    """One named effect with its arguments (compiled expressions or literals)."""
+
+    name: str
+    args: Mapping[str, Any]
+    pos: SourcePos | None
+
+
+@dataclass(frozen=True, slots=True)
+class Merchant:
+    id: str
+    spaces: Mapping[int, int]
+    beer_bonus: tuple[EffectStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MerchantTileSpec:
+    id: str
+    buys: tuple[str, ...]
+    count: Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Resource:
+    id: str
+    name: str
+    sources: tuple[str, ...]
+    choice: str  # in_order: each source only when the earlier ones cannot serve; any_mix: the player mixes freely
+    market: str | None
+    market_access: str
+    sell_on_build: str
+
+
+@dataclass(frozen=True, slots=True)
+class Market:
+    id: str
+    prices: tuple[int, ...]  # cheapest space first
+    start_cubes: int
+    empty_price: int
+
+    @property
+    def capacity(self) -> int:
+        return len(self.prices)
+
+
+@dataclass(frozen=True, slots=True)
+class IncomeTrack:
+    start_position: int
+    levels: tuple[int, ...]  # income level of each track position
+
+    @property
+    def positions(self) -> int:
+        return len(self.levels)
+
+    @property
+    def lowest_level(self) -> int:
+        return self.levels[0]
+
+    @property
+    def highest_level(self) -> int:
+        return self.levels[-1]
+
+    def level_at(self, position: int) -> int:
+        return self.levels[max(0, min(position, len(self.levels) - 1))]
+
+    def top_position(self, level: int) -> int:
+        """The highest track position of an income level (where a loan leaves the marker)."""
+        return max(p for p, lv in enumerate(self.levels) if lv == level)
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    money: int
+    vp: int
+    hand_size: int
+    face_down_discards: int
+    links_per_player: int
+    rounds_per_era: Mapping[int, int]
+    turn_order: str
+
+
+@dataclass(frozen=True, slots=True)
+class Economy:
+    loan_amount: int
+    loan_income_levels: int
+    shortfall_tile_value_divisor: int
+    shortfall_vp_per_money: int
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkOption:
+    links: int
+    money: int
+    coal: int
+    beer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Era:
+    id: str
+    name: str
+    link_kind: str
+    actions_per_turn: int
+    first_round_actions: int
+    network: tuple[NetworkOption, ...]
+    end: tuple[EffectStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """A precondition of an action: the check, the player's message, the rule it enforces."""
+
+    rule: str | None
+    check: Any  # CompiledExpression -> bool
+    message: str
+    pos: SourcePos | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionParam:
+    name: str
+    type: str
+    domain: Any  # CompiledExpression -> list
+    optional: bool
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionPart:
+    """The choices, derived values, preconditions and effects of an action or of its repeated part."""
+
+    params: tuple[ActionParam, ...]
+    derived: Mapping[str, Any]  # name -> CompiledExpression
+    requires: tuple[Requirement, ...]
+    effects: tuple[EffectStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRepeat:
+    name: str
+    min: int
+    max: int | None
+    part: ActionPart
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    id: str
+    name: str
+    doc: str
+    rules: tuple[str, ...]
+    part: ActionPart
+    repeat: ActionRepeat | None
+    pos: SourcePos | None
+
+
+@dataclass(frozen=True, slots=True)
+class RankingKey:
+    name: str
+    key: Any  # CompiledExpression over `p` -> int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    scoring: tuple[EffectStep, ...]
+    ranking: tuple[RankingKey, ...]
+
+
+@dataclass
+class Ruleset:
+    """Everything that defines one game, resolved and checked."""
+
+    name: str
+    title: str
+    version: str
+    players: tuple[int, ...]
+    description: str
+    rulebook: Mapping[str, Any]
+    rules: Mapping[str, Rule]
+    colour_groups: Mapping[str, ColourGroup]
+    locations: Mapping[str, Location]
+    links: Mapping[str, Link]
+    industries: Mapping[str, Industry]
+    tiles: Mapping[str, tuple[TileSpec, ...]]
+    cards: Mapping[str, CardSpec]
+    wild_cards: Mapping[str, WildCardSpec]
+    merchants: Mapping[str, Merchant]
+    merchant_tiles: Mapping[str, MerchantTileSpec]
+    resources: Mapping[str, Resource]
+    markets: Mapping[str, Market]
+    income: IncomeTrack
+    setup: Setup
+    economy: Economy
+    eras: tuple[Era, ...]
+    round_end: tuple[EffectStep, ...] = ()
+    game_end: GameEnd | None = None
+    actions: Mapping[str, Action] = field(default_factory=dict)
+    folders: tuple[str, ...] = ()  # the extends chain, base first
+    registry: Any = field(default=None, repr=False)  # the condition-language vocabulary of this ruleset
+    data: Mapping[str, Any] = field(default_factory=dict, repr=False)  # the resolved YAML, for `brass show`
+
+    @property
+    def slots(self) -> tuple[Slot, ...]:
+        return tuple(s for loc in self.locations.values() for s in loc.slots)
+
+    def deck_size(self, players: int) -> int:
+        return sum(card.count.get(players, 0) for card in self.cards.values())
+
+    def tiles_per_player(self) -> dict[str, int]:
+        return {industry: sum(t.count for t in specs) for industry, specs in self.tiles.items()}
+
+    def era(self, era_id: str) -> Era:
+        return next(e for e in self.eras if e.id == era_id)
+
+
+def build_static_model(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The parts of a Ruleset that need no expression compiling, from validated data."""
+    return {
+        "name": data["name"],
+        "title": data["title"],
+        "version": data["version"],
+        "players": tuple(data["players"]),
+        "description": data.get("description", "").strip(),
+        "rulebook": dict(data.get("rulebook", {})),
+        "rules": {rid: Rule(rid, r["text"], r.get("source", "")) for rid, r in data["rules"].items()},
+        "colour_groups": {gid: ColourGroup(gid, g["name"]) for gid, g in data["colour_groups"].items()},
+        "locations": {lid: _location(lid, loc) for lid, loc in data["locations"].items()},
+        "links": {kid: Link(kid, tuple(k["ends"]), k["canal"], k["rail"]) for kid, k in data["links"].items()},
+        "industries": {iid: Industry(iid, i["name"], i["flips"], i.get("produces"))
+                       for iid, i in data["industries"].items()},
+        "tiles": {iid: tuple(_tile(iid, t, data) for t in specs) for iid, specs in data["tiles"].items()},
+        "cards": {cid: CardSpec(cid, c.get("location"), tuple(c.get("industries", ())), dict(c["count"]))
+                  for cid, c in data["cards"].items()},
+        "wild_cards": {wid: WildCardSpec(wid, w["kind"], w["count"], tuple(w.get("excludes", ())))
+                       for wid, w in data["wild_cards"].items()},
+        "merchant_tiles": {mid: MerchantTileSpec(mid, tuple(m["buys"]), dict(m["count"]))
+                           for mid, m in data["merchant_tiles"].items()},
+        "resources": {rid: Resource(rid, r["name"], tuple(r["sources"]), r.get("choice", "in_order"), r.get("market"),
+                                    r.get("market_access", "anywhere"), r["sell_on_build"])
+                      for rid, r in data["resources"].items()},
+        "markets": {mid: Market(mid, tuple(m["prices"]), m["start_cubes"], m["empty_price"])
+                    for mid, m in data["markets"].items()},
+        "income": income_track(data["income_track"]),
+        "setup": _setup(data["setup"]),
+        "economy": _economy(data["economy"]),
+    }
+
+
+def income_track(data: Mapping[str, Any]) -> IncomeTrack:
+    """Expand the bands (levels a..b, n spaces each) into one level per position."""
+    levels: list[int] = []
+    for band in data["bands"]:
+        low, high = band["levels"]
+        for level in range(low, high + 1):
+            levels.extend([level] * band["spaces"])
+    return IncomeTrack(data["start_position"], tuple(levels))
+
+
+def _location(lid: str, data: Mapping[str, Any]) -> Location:
+    slots = tuple(Slot(lid, i, tuple(icons)) for i, icons in enumerate(data.get("slots", ())))
+    return Location(lid, data["name"], data["kind"], data.get("group"), slots, data.get("link_icons", 0))
+
+
+def _tile(industry: str, t: Mapping[str, Any], data: Mapping[str, Any]) -> TileSpec:
+    output = t.get("output", 0)
+    era_ids = [e["id"] for e in data.get("eras", ()) if isinstance(e, dict) and "id" in e]
+    per_era = dict(output) if isinstance(output, dict) else {era: output for era in era_ids}
+    return TileSpec(industry, t["level"], t["count"], t["cost"], t["coal"], t["iron"], t.get("beer", 0),
+                    per_era, t["vp"], t["link_icons"], t["income"], t["develop"], tuple(t["eras"]))
+
+
+def _setup(s: Mapping[str, Any]) -> Setup:
+    return Setup(s["money"], s["vp"], s["hand_size"], s["face_down_discards"], s["links_per_player"],
+                 dict(s["rounds_per_era"]), s["turn_order"])
+
+
+def _economy(e: Mapping[str, Any]) -> Economy:
+    return Economy(e["loan"]["amount"], e["loan"]["income_levels"],
+                   e["shortfall"]["tile_value_divisor"], e["shortfall"]["vp_per_money"])

@@ -1,0 +1,302 @@
+"""The names, types and functions a ruleset's expressions may use.
+
+This is the whole vocabulary of the condition language for Brass-like games:
+every type (player, location, tile, …) with its fields, every constant name and
+every function, each with a one-line meaning and an example. `docs/condition-
+language.md` is generated from it, so the documentation cannot drift.
+
+Values at run time:
+- locations, links, industries, resources, eras and merchant locations are their
+  string ids (fields are looked up in the ruleset);
+- slots, mat tiles and static cards are the model objects of `model.py`;
+- players, placed tiles, cards in hand and merchant tiles are game-state objects.
+
+Functions about the game in progress ask `env.context`, the running game, through
+the `GameQueries` protocol below. The engine implements that protocol; until a
+game is running (e.g. while a ruleset is only being checked) such a function
+reports that it needs a game instead of guessing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, Sequence
+
+from brass_dsl import BOOL, INT, STR, DslEvaluationError, Env, ListType, Param, RecordType, Registry
+from interpreter.model import NetworkOption, Slot, TileSpec
+
+
+class GameQueries(Protocol):
+    """What the condition language asks of a game in progress (implemented by the engine)."""
+
+    ruleset: Any
+    me: Any
+    era: str
+    round: int
+    players: Sequence[Any]
+
+    def hand(self, player: Any) -> list[Any]: ...
+    def income_level(self, player: Any) -> int: ...
+    def in_network(self, player: Any, location: str) -> bool: ...
+    def connected(self, a: str, b: str) -> bool: ...
+    def has_board_tiles(self, player: Any) -> bool: ...
+    def tiles_left(self, player: Any, industry: str) -> int: ...
+    def lowest_tile(self, player: Any, industry: str) -> TileSpec: ...
+    def tiles_at(self, location: str) -> list[Any]: ...
+    def board_tiles(self) -> list[Any]: ...
+    def slot_free(self, slot: Slot) -> bool: ...
+    def tile_in(self, slot: Slot) -> Any: ...
+    def cubes_available(self, resource: str) -> int: ...
+    def can_source(self, player: Any, resource: str, amount: int, places: list[str]) -> bool: ...
+    def source_cost(self, player: Any, resource: str, amount: int, places: list[str]) -> int: ...
+    def link_free(self, link: str) -> bool: ...
+    def merchant_tiles(self) -> list[Any]: ...
+
+
+def game(env: Env) -> GameQueries:
+    """The running game behind an expression, or a clear error when there is none."""
+    context = env.context
+    if context is None or not hasattr(context, "tiles_at"):
+        raise DslEvaluationError("this expression needs a game in progress")
+    return context
+
+
+def _ids(table: Any) -> Callable[[], list[str]]:
+    return lambda: list(table)
+
+
+class BrassVocabulary:
+    """Builds the registry of one ruleset (types know that ruleset's ids)."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self.rs = ruleset
+        self.registry = Registry()
+        self._define_types()
+        self._define_fields()
+        self._define_names()
+        self._define_ruleset_functions()
+        self._define_game_functions()
+
+    # -- types ---------------------------------------------------------------
+
+    def _define_types(self) -> None:
+        rs, add = self.rs, self.registry.add_type
+        self.player = add(RecordType("player", "A player: money, VP, income marker, links left."))
+        self.location = add(RecordType("location", "A location of the board (town, farm brewery or merchant), by id.",
+                                       ids=_ids(rs.locations)))
+        self.link = add(RecordType("link", "A link line of the board, by id (L01…).", ids=_ids(rs.links)))
+        self.industry = add(RecordType("industry", "An industry, by id.", ids=_ids(rs.industries)))
+        self.resource = add(RecordType("resource", "A resource (coal, iron, beer), by id.", ids=_ids(rs.resources)))
+        self.era = add(RecordType("era", "An era, by id.", ids=lambda: [e.id for e in rs.eras]))
+        self.slot = add(RecordType("slot", "An industry slot of a location, with the icons it shows."))
+        self.mat_tile = add(RecordType("mat_tile", "One level of an industry's tiles on a player mat (its printed stats)."))
+        self.tile = add(RecordType("tile", "An industry tile placed on the board."))
+        self.card = add(RecordType("card", "A card: location, industry, wild location or wild industry."))
+        self.merchant_tile = add(RecordType("merchant_tile", "A merchant tile lying on a merchant space."))
+        self.network_option = add(RecordType("network_option", "Cost of a Network action placing N links in an era."))
+        self.loan_terms = add(RecordType("loan_terms", "The terms of a Loan."))
+        self.income_terms = add(RecordType("income_terms", "Facts of the income track."))
+
+    def _define_fields(self) -> None:
+        rs = self.rs
+        f = self._field
+        f(self.player, "money", INT, "Money in hand (£).", lambda p: p.money)
+        f(self.player, "vp", INT, "Victory points scored so far.", lambda p: p.vp)
+        f(self.player, "income_position", INT, "Track position of the income marker (0–99).", lambda p: p.income_position)
+        f(self.player, "links_left", INT, "Link tiles not yet placed.", lambda p: p.links_left)
+        f(self.player, "spent", INT, "Money spent this round.", lambda p: p.spent)
+        f(self.player, "seat", INT, "Seat number, from 1.", lambda p: p.seat)
+
+        f(self.location, "name", STR, "Printed name.", lambda l: rs.locations[l].name)
+        f(self.location, "kind", STR, "town, farm_brewery or merchant.", lambda l: rs.locations[l].kind)
+        f(self.location, "group", STR, "Banner colour group ('' if none).", lambda l: rs.locations[l].group or "")
+        f(self.location, "slots", ListType(self.slot), "Industry slots.", lambda l: list(rs.locations[l].slots))
+        f(self.location, "link_icons", INT, "Printed link icons (merchant locations).", lambda l: rs.locations[l].link_icons)
+
+        f(self.link, "ends", ListType(self.location), "Locations the line touches (2, or 3 for Kidderminster–Worcester).",
+          lambda k: list(rs.links[k].ends))
+        f(self.link, "canal", BOOL, "The line takes a canal.", lambda k: rs.links[k].canal)
+        f(self.link, "rail", BOOL, "The line takes a rail.", lambda k: rs.links[k].rail)
+
+        f(self.industry, "name", STR, "Printed name.", lambda i: rs.industries[i].name)
+        f(self.industry, "flips", STR, "'sold' or 'emptied'.", lambda i: rs.industries[i].flips)
+        f(self.industry, "produces", self.resource, "Resource it produces (none for sold industries).",
+          lambda i: rs.industries[i].produces)
+
+        f(self.resource, "name", STR, "Printed name.", lambda r: rs.resources[r].name)
+        f(self.era, "name", STR, "Printed name.", lambda e: rs.era(e).name)
+        f(self.era, "link_kind", STR, "'canal' or 'rail'.", lambda e: rs.era(e).link_kind)
+        f(self.era, "network", ListType(self.network_option), "Network options of the era.",
+          lambda e: list(rs.era(e).network))
+
+        f(self.slot, "location", self.location, "Location of the slot.", lambda s: s.location)
+        f(self.slot, "industries", ListType(self.industry), "Industries whose icon the slot shows.",
+          lambda s: list(s.industries))
+        f(self.slot, "index", INT, "Position of the slot in its location, from 0.", lambda s: s.index)
+
+        for name, doc in (("level", "Level (1 = I)."), ("cost", "Build cost (£)."), ("coal", "Coal to build."),
+                          ("iron", "Iron to build."), ("beer", "Beer to sell."), ("vp", "VP when flipped."),
+                          ("link_icons", "Link icons when flipped."), ("income", "Income spaces on flipping.")):
+            f(self.mat_tile, name, INT, doc, _attr(name))
+        f(self.mat_tile, "industry", self.industry, "Industry.", lambda t: t.industry)
+        f(self.mat_tile, "develop", BOOL, "May be removed by Develop (no lightbulb).", lambda t: t.develop)
+        f(self.mat_tile, "eras", ListType(self.era), "Eras in which it may be built.", lambda t: list(t.eras))
+
+        f(self.tile, "owner", self.player, "Owner.", lambda t: t.owner)
+        f(self.tile, "industry", self.industry, "Industry.", lambda t: t.spec.industry)
+        f(self.tile, "spec", self.mat_tile, "Printed stats of the tile.", lambda t: t.spec)
+        for name in ("level", "cost", "vp", "link_icons", "income", "beer"):
+            f(self.tile, name, INT, f"Printed {name.replace('_', ' ')}.", _spec_attr(name))
+        f(self.tile, "flipped", BOOL, "The tile has flipped.", lambda t: t.flipped)
+        f(self.tile, "cubes", INT, "Coal, iron or beer left on the tile.", lambda t: t.cubes)
+        f(self.tile, "slot", self.slot, "Slot it stands on.", lambda t: t.slot)
+        f(self.tile, "location", self.location, "Location it stands in.", lambda t: t.slot.location)
+
+        f(self.card, "kind", STR, "location, industry, wild_location or wild_industry.", lambda c: c.kind)
+        f(self.card, "locations", ListType(self.location), "Locations it lets you build in (none for industry cards).",
+          lambda c: list(c.locations))
+        f(self.card, "industries", ListType(self.industry), "Industries it lets you build (all for location cards).",
+          lambda c: list(c.industries))
+        f(self.card, "name", STR, "What the card shows.", lambda c: c.name)
+
+        f(self.merchant_tile, "location", self.location, "Merchant location of the space.", lambda m: m.location)
+        f(self.merchant_tile, "buys", ListType(self.industry), "Industries it buys (none for a blank tile).",
+          lambda m: list(m.buys))
+        f(self.merchant_tile, "has_beer", BOOL, "A barrel lies beside the tile.", lambda m: m.has_beer)
+
+        for name in ("links", "money", "coal", "beer"):
+            f(self.network_option, name, INT, f"{name.capitalize()} for the whole action.", _attr(name))
+
+        f(self.loan_terms, "amount", INT, "Money a Loan gives.", lambda _: rs.economy.loan_amount)
+        f(self.loan_terms, "income_levels", INT, "Income levels a Loan costs.", lambda _: rs.economy.loan_income_levels)
+        f(self.income_terms, "lowest_level", INT, "Lowest income level.", lambda _: rs.income.lowest_level)
+        f(self.income_terms, "highest_level", INT, "Highest income level.", lambda _: rs.income.highest_level)
+        f(self.income_terms, "start_position", INT, "Track position at the start.", lambda _: rs.income.start_position)
+        f(self.income_terms, "positions", INT, "Number of track positions.", lambda _: rs.income.positions)
+
+    @staticmethod
+    def _field(record: RecordType, name: str, type_: Any, doc: str, get: Callable[[Any], Any]) -> None:
+        record.add_field(name, type_, doc, lambda env, value, _get=get: _get(value))
+
+    # -- names ---------------------------------------------------------------
+
+    def _define_names(self) -> None:
+        rs, name = self.rs, self.registry.add_name
+        name("locations", ListType(self.location), "Every location of the board.",
+             "count(l in locations where l.kind == \"town\")", lambda env: list(rs.locations))
+        name("links", ListType(self.link), "Every link line of the board.", "count(k in links where k.canal)",
+             lambda env: list(rs.links))
+        name("industries", ListType(self.industry), "Every industry.", "industries", lambda env: list(rs.industries))
+        name("slots", ListType(self.slot), "Every industry slot of the board.", "count(s in slots)",
+             lambda env: list(rs.slots))
+        name("loan", self.loan_terms, "The terms of a Loan (amount, income_levels).", "loan.amount",
+             lambda env: None)
+        name("income", self.income_terms, "Facts of the income track.", "income.lowest_level", lambda env: None)
+        name("me", self.player, "The player taking the action.", "me.money >= 5", lambda env: game(env).me)
+        name("players", ListType(self.player), "Every player, in seat order.", "count(p in players)",
+             lambda env: list(game(env).players))
+        name("era", self.era, "The current era.", "era == \"canal\"", lambda env: game(env).era)
+        name("round", INT, "The round of the current era, from 1.", "round == 1", lambda env: game(env).round)
+        name("board_tiles", ListType(self.tile), "Every industry tile on the board.",
+             "count(t in board_tiles where t.flipped)", lambda env: game(env).board_tiles())
+        name("merchant_tiles", ListType(self.merchant_tile), "Merchant tiles on the board.",
+             "any(m in merchant_tiles where m.has_beer)", lambda env: game(env).merchant_tiles())
+
+    # -- functions about the ruleset only ---------------------------------------
+
+    def _define_ruleset_functions(self) -> None:
+        rs, fn = self.rs, self.registry.add_function
+        fn("level_at", (Param("position", INT),), INT, "Income level of a track position.", "level_at(10) == 0",
+           lambda env, position: rs.income.level_at(position))
+        fn("top_position", (Param("level", INT),), INT,
+           "Highest track position of an income level (where a Loan leaves the marker).", "top_position(-3) == 7",
+           lambda env, level: _top_position(rs, level))
+        fn("tile_spec", (Param("industry", self.industry), Param("level", INT)), self.mat_tile,
+           "The printed stats of an industry's tile of a level.", "tile_spec(\"manufacturer\", 4).cost == 8",
+           lambda env, industry, level: _tile_spec(rs, industry, level))
+        fn("network_step", (Param("n", INT),), self.network_option,
+           "What the n-th link of one Network action adds in the current era (money, coal, beer), "
+           "from the era's totals for n and n − 1 links.",
+           "network_step(2).money == 10", lambda env, n: _network_step(rs.era(game(env).era), n))
+
+    # -- functions about the game in progress -----------------------------------
+
+    def _define_game_functions(self) -> None:
+        fn = self.registry.add_function
+        p = Param("p", self.player)
+        places = Param("at", ListType(self.location))
+        resource = Param("resource", self.resource)
+        amount = Param("amount", INT)
+        fn("hand", (p,), ListType(self.card), "Cards in a player's hand.",
+           "not any(c in hand(me) where c.kind == \"wild_location\")", lambda env, q: game(env).hand(q))
+        fn("income_level", (p,), INT, "A player's income level (R-INC-01).", "income_level(me) >= -7",
+           lambda env, q: game(env).income_level(q))
+        fn("in_network", (p, Param("location", self.location)), BOOL,
+           "The location holds one of the player's industry tiles or touches one of their links (R-CONN-01).",
+           "in_network(me, location)", lambda env, q, loc: game(env).in_network(q, loc))
+        fn("connected", (Param("a", self.location), Param("b", self.location)), BOOL,
+           "A route of placed links (any owner) joins the two locations; a location is connected to itself (R-CONN-02).",
+           "connected(tile.location, merchant.location)", lambda env, a, b: game(env).connected(a, b))
+        fn("has_board_tiles", (p,), BOOL, "The player has an industry or link tile on the board (R-BUILD-07).",
+           "not has_board_tiles(me)", lambda env, q: game(env).has_board_tiles(q))
+        fn("tiles_left", (p, Param("industry", self.industry)), INT, "Tiles of an industry left on the player's mat.",
+           "tiles_left(me, industry) > 0", lambda env, q, i: game(env).tiles_left(q, i))
+        fn("lowest_tile", (p, Param("industry", self.industry)), self.mat_tile,
+           "The lowest-level tile of an industry on the player's mat (R-BUILD-08); an error if none is left.",
+           "lowest_tile(me, industry).develop", lambda env, q, i: game(env).lowest_tile(q, i))
+        fn("tiles_at", (Param("location", self.location),), ListType(self.tile),
+           "Industry tiles placed in a location.", "count(t in tiles_at(location) where t.owner == me)",
+           lambda env, loc: game(env).tiles_at(loc))
+        fn("slot_free", (Param("slot", self.slot),), BOOL, "No tile stands on the slot.", "slot_free(slot)",
+           lambda env, s: game(env).slot_free(s))
+        fn("tile_in", (Param("slot", self.slot),), self.tile, "The tile standing on a slot; an error if it is free.",
+           "tile_in(slot).owner == me", lambda env, s: game(env).tile_in(s))
+        fn("cubes_available", (resource,), INT,
+           "Cubes of a resource on board tiles and in its market (R-OVER-03).", "cubes_available(\"coal\") == 0",
+           lambda env, r: game(env).cubes_available(r))
+        fn("can_source", (p, resource, amount, places), BOOL,
+           "The amount of a resource can be obtained for something at the given locations, following the "
+           "resource's sourcing rules (coal: nearest connected mine, else the market through a merchant; "
+           "iron: any works, else the market; beer: own, connected opponent's, merchant barrel).",
+           "can_source(me, \"coal\", 1, [location])",
+           lambda env, q, r, n, at: game(env).can_source(q, r, n, at))
+        fn("source_cost", (p, resource, amount, places), INT,
+           "Money needed to buy the part of the amount that must come from the market (0 if free sources suffice).",
+           "me.money >= tile.cost + source_cost(me, \"coal\", tile.coal, [location])",
+           lambda env, q, r, n, at: game(env).source_cost(q, r, n, at))
+        fn("link_free", (Param("link", self.link),), BOOL, "No link tile lies on the line.", "link_free(link)",
+           lambda env, k: game(env).link_free(k))
+
+
+def _attr(name: str) -> Callable[[Any], Any]:
+    return lambda obj: getattr(obj, name)
+
+
+def _spec_attr(name: str) -> Callable[[Any], Any]:
+    return lambda tile: getattr(tile.spec, name)
+
+
+def _top_position(rs: Any, level: int) -> int:
+    if not rs.income.lowest_level <= level <= rs.income.highest_level:
+        raise DslEvaluationError(f"income level {level} is not on the track")
+    return rs.income.top_position(level)
+
+
+def _tile_spec(rs: Any, industry: str, level: int) -> TileSpec:
+    for spec in rs.tiles[industry]:
+        if spec.level == level:
+            return spec
+    raise DslEvaluationError(f"{industry} has no level {level} tile")
+
+
+def _network_step(era: Any, n: int) -> NetworkOption:
+    totals = {o.links: o for o in era.network}
+    if n not in totals:
+        raise DslEvaluationError(f"the {era.name} allows no Network action with {n} links")
+    before = totals.get(n - 1, NetworkOption(n - 1, 0, 0, 0))
+    now = totals[n]
+    return NetworkOption(1, now.money - before.money, now.coal - before.coal, now.beer - before.beer)
+
+
+def build_registry(ruleset: Any) -> Registry:
+    """The condition-language registry for one ruleset."""
+    return BrassVocabulary(ruleset).registry

@@ -1,0 +1,345 @@
+"""Structural validation of a ruleset with cerberus.
+
+This stage checks only shape and types (which keys exist, which are required,
+what type each value has, which words are allowed). Cross-references between
+sections (a link naming a location that exists, …) are checked afterwards by
+`crossref.py`, and expressions by the condition-language checker.
+
+Each cerberus error carries a `document_path`; the YAML loader keeps a mark for
+every path, so each error is reported at the file, line and column that wrote the
+offending value.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterator
+
+from cerberus import TypeDefinition, Validator
+from cerberus.errors import ValidationError
+
+from interpreter.errors import DiagnosticSink
+from interpreter.yaml_source import Document
+
+# --- building blocks -------------------------------------------------------------
+
+ID = {"type": "string", "regex": r"[a-z][a-z0-9_]*"}
+RULE_ID = {"type": "string", "regex": r"R-[A-Z]+-[0-9]+"}
+EXPR = {"type": ["string", "int", "boolean"]}  # a condition-language expression (a bare number is one too)
+EXPR_OR_LIST = {"type": ["string", "int", "boolean", "list"]}  # a YAML list is a list of expressions
+NON_NEG = {"type": "int", "min": 0}
+POS = {"type": "int", "min": 1}
+
+CITATIONS = {
+    "rule": {**RULE_ID, "required": False},
+    "rules": {"type": "list", "schema": RULE_ID},
+}
+
+
+def record(fields: dict[str, Any], *, cite: bool = True) -> dict[str, Any]:
+    """A mapping with exactly these keys; every record may cite rule IDs."""
+    schema = dict(fields)
+    if cite:
+        schema.update(CITATIONS)
+    return {"type": "dict", "schema": schema}
+
+
+def table_of(value_schema: dict[str, Any]) -> dict[str, Any]:
+    """A mapping id -> record."""
+    return {"type": "dict", "keysrules": ID, "valuesrules": value_schema}
+
+
+def per_player_count(value_schema: dict[str, Any]) -> dict[str, Any]:
+    """A player-count table {2: …, 3: …, 4: …}; coverage is checked in crossref."""
+    return {"type": "dict", "keysrules": {"type": "int", "min": 1, "max": 10}, "valuesrules": value_schema}
+
+
+def req(schema: dict[str, Any]) -> dict[str, Any]:
+    return {**schema, "required": True}
+
+
+# Effect steps: `- name` or `- name: expression` or `- name: {param: expression}`.
+EFFECT_STEP = {
+    "type": ["string", "dict"],
+    "keysrules": ID,
+    "valuesrules": {"type": ["string", "int", "boolean", "list", "dict"]},
+    "check_with": "effect_step",
+}
+EFFECTS = {"type": "list", "schema": EFFECT_STEP}
+
+REQUIREMENT = record({
+    "check": req(EXPR),
+    "message": req({"type": "string", "empty": False}),
+})
+
+PARAM = record({
+    "name": req(ID),
+    "type": req(ID),
+    "from": req(EXPR_OR_LIST),
+    "optional": {"type": "boolean"},
+    "doc": {"type": "string"},
+})
+
+ACTION_PART = {
+    "params": {"type": "list", "schema": PARAM},
+    "derived": {"type": "dict", "keysrules": ID, "valuesrules": EXPR},
+    "requires": {"type": "list", "schema": REQUIREMENT},
+    "effects": EFFECTS,
+}
+
+ACTION = record({
+    "name": req({"type": "string"}),
+    "doc": {"type": "string"},
+    **ACTION_PART,
+    "repeat": record({
+        "name": req(ID),
+        "min": NON_NEG,
+        "max": POS,
+        **ACTION_PART,
+    }),
+})
+
+TILE = record({
+    "level": req(POS),
+    "count": req(POS),
+    "cost": req(NON_NEG),
+    "coal": req(NON_NEG),
+    "iron": req(NON_NEG),
+    "beer": NON_NEG,
+    "output": {"type": ["int", "dict"], "min": 0, "keysrules": ID, "valuesrules": NON_NEG},
+    "vp": req(NON_NEG),
+    "link_icons": req(NON_NEG),
+    "income": req(NON_NEG),
+    "develop": req({"type": "boolean"}),
+    "eras": req({"type": "list", "schema": ID, "minlength": 1}),
+})
+
+# --- the sections ----------------------------------------------------------------
+
+SECTIONS: dict[str, dict[str, Any]] = {
+    # ruleset.yaml
+    "name": req(ID),
+    "title": req({"type": "string"}),
+    "version": req({"type": "string"}),
+    "players": req({"type": "list", "schema": {"type": "int", "min": 1, "max": 10}, "minlength": 1}),
+    "description": {"type": "string"},
+    "rulebook": record({
+        "title": req({"type": "string"}),
+        "publisher": {"type": "string"},
+        "year": {"type": "int"},
+        "reference": {"type": "string"},
+    }, cite=False),
+    # rules.yaml
+    "rules": req({"type": "dict", "keysrules": RULE_ID, "valuesrules": record({
+        "text": req({"type": "string", "empty": False}),
+        "source": {"type": "string"},
+    }, cite=False)}),
+    # board.yaml
+    "colour_groups": req(table_of(record({"name": req({"type": "string"})}))),
+    "locations": req(table_of(record({
+        "name": req({"type": "string"}),
+        "kind": req({"type": "string", "allowed": ["town", "farm_brewery", "merchant"]}),
+        "group": ID,
+        "slots": {"type": "list", "schema": {"type": "list", "schema": ID, "minlength": 1}},
+        "link_icons": NON_NEG,
+    }))),
+    "links": req({"type": "dict", "keysrules": {"type": "string", "regex": r"[A-Za-z0-9_]+"}, "valuesrules": record({
+        "ends": req({"type": "list", "schema": ID, "minlength": 2}),
+        "canal": req({"type": "boolean"}),
+        "rail": req({"type": "boolean"}),
+    })}),
+    # industries.yaml
+    "industries": req(table_of(record({
+        "name": req({"type": "string"}),
+        "flips": req({"type": "string", "allowed": ["sold", "emptied"]}),
+        "produces": ID,
+    }))),
+    "tiles": req(table_of({"type": "list", "schema": TILE, "minlength": 1})),
+    # cards.yaml
+    "cards": req(table_of(record({
+        "location": ID,
+        "industries": {"type": "list", "schema": ID, "minlength": 1},
+        "count": req(per_player_count(NON_NEG)),
+    }))),
+    "wild_cards": req(table_of(record({
+        "kind": req({"type": "string", "allowed": ["location", "industry"]}),
+        "count": req(NON_NEG),
+        "excludes": {"type": "list", "schema": {"type": "string", "allowed": ["town", "farm_brewery", "merchant"]}},
+    }))),
+    # merchants.yaml
+    "merchants": req(table_of(record({
+        "spaces": req(per_player_count(NON_NEG)),
+        "beer_bonus": EFFECTS,
+    }))),
+    "merchant_tiles": req(table_of(record({
+        "buys": req({"type": "list", "schema": ID}),
+        "count": req(per_player_count(NON_NEG)),
+    }))),
+    # resources.yaml
+    "resources": req(table_of(record({
+        "name": req({"type": "string"}),
+        "sources": req({"type": "list", "minlength": 1, "schema": {"type": "string", "allowed": [
+            "nearest_connected_producer", "any_producer", "own_producer",
+            "connected_opponent_producer", "any_opponent_producer", "merchant_barrel", "market",
+        ]}}),
+        "choice": {"type": "string", "allowed": ["in_order", "any_mix"]},
+        "market": ID,
+        "market_access": {"type": "string", "allowed": ["merchant_connection", "anywhere"]},
+        "sell_on_build": req({"type": "string", "allowed": ["merchant_connection", "always", "never"]}),
+    }))),
+    "markets": req(table_of(record({
+        "prices": req({"type": "list", "schema": POS, "minlength": 1}),
+        "start_cubes": req(NON_NEG),
+        "empty_price": req(POS),
+    }))),
+    # income.yaml
+    "income_track": req(record({
+        "start_position": req(NON_NEG),
+        "bands": req({"type": "list", "minlength": 1, "schema": record({
+            "levels": req({"type": "list", "schema": {"type": "int"}, "minlength": 2, "maxlength": 2}),
+            "spaces": req(POS),
+        }, cite=False)}),
+    })),
+    # setup.yaml
+    "setup": req(record({
+        "money": req(NON_NEG),
+        "vp": req(NON_NEG),
+        "hand_size": req(POS),
+        "face_down_discards": req(NON_NEG),
+        "links_per_player": req(NON_NEG),
+        "rounds_per_era": req(per_player_count(POS)),
+        "turn_order": req({"type": "string", "allowed": ["random", "seated"]}),
+    })),
+    "economy": req(record({
+        "loan": req(record({"amount": req(NON_NEG), "income_levels": req(NON_NEG)})),
+        "shortfall": req(record({"tile_value_divisor": req(POS), "vp_per_money": req(NON_NEG)})),
+    })),
+    # eras.yaml
+    "eras": req({"type": "list", "minlength": 1, "schema": record({
+        "id": req(ID),
+        "name": req({"type": "string"}),
+        "link_kind": req({"type": "string", "allowed": ["canal", "rail"]}),
+        "actions_per_turn": req(POS),
+        "first_round_actions": POS,
+        "network": req({"type": "list", "minlength": 1, "schema": record({
+            "links": req(POS),
+            "money": req(NON_NEG),
+            "coal": req(NON_NEG),
+            "beer": req(NON_NEG),
+        }, cite=False)}),
+        "end": EFFECTS,
+    })}),
+    "round_end": req(EFFECTS),
+    "game_end": req(record({
+        "scoring": EFFECTS,
+        "ranking": req({"type": "list", "minlength": 1, "schema": record({
+            "key": req(EXPR),
+            "name": req({"type": "string"}),
+        }, cite=False)}),
+    })),
+    # actions.yaml
+    "actions": req(table_of(ACTION)),
+}
+
+
+class _RulesetValidator(Validator):
+    """cerberus with an `int` type that, unlike cerberus' `integer`, refuses booleans."""
+
+    types_mapping = Validator.types_mapping.copy()
+    types_mapping["int"] = TypeDefinition("int", (int,), (bool,))
+
+    def _check_with_effect_step(self, field: str, value: Any) -> None:
+        if isinstance(value, dict) and len(value) != 1:
+            self._error(field, "an effect step names exactly one effect: `- name` or `- name: arguments`")
+
+
+def validate_structure(doc: Document, sink: DiagnosticSink, *, partial: bool = False) -> bool:
+    """Check the merged ruleset document's shape; report every problem to `sink`."""
+    if not isinstance(doc.data, dict):
+        sink.error(doc.pos(()), "a ruleset must be a mapping of sections")
+        return False
+    validator = _RulesetValidator(SECTIONS, allow_unknown=False)
+    if validator.validate(doc.data, update=partial):
+        return True
+    for error in _leaf_errors(validator._errors):
+        path = tuple(error.document_path)
+        key_error = error.code == 0x03 or error.rule == "required"
+        sink.error(doc.pos(path, key=key_error and error.code == 0x03), _message(error, path))
+    return False
+
+
+def _leaf_errors(errors: list[ValidationError]) -> Iterator[ValidationError]:
+    for error in errors:
+        if error.is_group_error and error.child_errors:
+            yield from _leaf_errors(error.child_errors)
+        else:
+            yield error
+
+
+def _schema_keys(path: tuple) -> list[str]:
+    """The keys a record at `path` may have, for "did you mean" suggestions."""
+    schema: Any = {"type": "dict", "schema": SECTIONS}
+    for step in path:
+        if not isinstance(schema, dict):
+            return []
+        if "schema" in schema and isinstance(schema["schema"], dict) and schema.get("type") == "dict":
+            schema = schema["schema"].get(step)
+        elif "valuesrules" in schema:
+            schema = schema["valuesrules"]
+        elif schema.get("type") == "list" and isinstance(schema.get("schema"), dict):
+            schema = schema["schema"]
+        else:
+            return []
+    if isinstance(schema, dict) and isinstance(schema.get("schema"), dict) and schema.get("type") == "dict":
+        return sorted(schema["schema"])
+    return []
+
+
+def _message(error: ValidationError, path: tuple) -> str:
+    """A designer-friendly message for one cerberus error."""
+    name = ".".join(str(p) for p in path) or "ruleset"
+    key = path[-1] if path else ""
+    rule, constraint, value = error.rule, error.constraint, error.value
+    if error.code == 0x03:  # unknown field
+        allowed = _schema_keys(path[:-1])
+        hint = difflib.get_close_matches(str(key), allowed, n=1)
+        suggestion = f"; did you mean '{hint[0]}'?" if hint else (f"; allowed keys: {', '.join(allowed)}" if allowed else "")
+        return f"unknown key '{key}' in {'.'.join(str(p) for p in path[:-1]) or 'the ruleset'}{suggestion}"
+    if rule == "required":
+        return f"missing required key '{key}' in {'.'.join(str(p) for p in path[:-1]) or 'the ruleset'}"
+    if rule == "type":
+        wanted = constraint if isinstance(constraint, str) else " or ".join(constraint)
+        return f"{name} must be {_type_words(wanted)}, not {_describe(value)}"
+    if rule == "allowed":
+        return f"{name}: {value!r} is not allowed; expected one of {', '.join(map(str, constraint))}"
+    if rule == "regex":
+        return f"{name}: {value!r} is not a valid {'rule ID (like R-BUILD-03)' if 'R-' in constraint else 'id (lower_snake_case)'}"
+    if rule == "min":
+        return f"{name} must be at least {constraint}, not {value}"
+    if rule == "max":
+        return f"{name} must be at most {constraint}, not {value}"
+    if rule == "minlength":
+        return f"{name} must have at least {constraint} entries"
+    if rule == "maxlength":
+        return f"{name} must have at most {constraint} entries"
+    if rule == "check_with":
+        return f"{name}: {value if isinstance(value, str) else error.info[0] if error.info else 'invalid'}"
+    if rule == "empty":
+        return f"{name} must not be empty"
+    return f"{name}: invalid value {value!r} ({rule})"
+
+
+def _type_words(wanted: str) -> str:
+    words = {"int": "an integer", "string": "a string", "boolean": "true or false", "dict": "a mapping",
+             "list": "a list"}
+    return " or ".join(words.get(w.strip(), w) for w in wanted.split(" or "))
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "empty (null)"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    return f"{type(value).__name__} {value!r}".replace("str ", "string ")

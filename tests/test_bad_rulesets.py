@@ -1,0 +1,234 @@
+"""Every class of bad ruleset gives located errors and no traceback.
+
+Most cases write a tiny variant that extends the built-in game and breaks one
+thing, so that the expected file and line are known exactly.
+"""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import rulesets
+from interpreter.cli import main
+from interpreter.errors import RulesetError
+from interpreter.loader import load_ruleset
+
+ROOT = """\
+name: broken
+title: Broken variant
+version: "0.1"
+extends: birmingham
+"""
+
+
+def variant(tmp_path: Path, files: dict[str, str], root: str = ROOT) -> Path:
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text(root)
+    for name, text in files.items():
+        (folder / name).write_text(textwrap.dedent(text))
+    return folder
+
+
+def errors_of(folder: Path) -> list[str]:
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(folder)
+    return [str(d) for d in caught.value.diagnostics]
+
+
+def cli_output(folder: Path, capsys) -> tuple[int, str]:
+    code = main(["check", str(folder)])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def assert_located(messages: list[str], file: str, line: int, *words: str) -> None:
+    """Some message is at FILE:LINE and contains every word."""
+    for message in messages:
+        head = message.split(": ", 1)[0]
+        if head.endswith(file) or f"{file}:" in head:
+            parts = head.rsplit(":", 2)
+            if len(parts) == 3 and int(parts[1]) == line and all(w in message for w in words):
+                return
+    raise AssertionError(f"no message at {file}:{line} with {words}; got:\n" + "\n".join(messages))
+
+
+def test_malformed_yaml(tmp_path: Path, capsys) -> None:
+    folder = variant(tmp_path, {"extra.yaml": "tiles:\n  cotton: [unclosed\n"})
+    code, output = cli_output(folder, capsys)
+    assert code == 1 and "Traceback" not in output
+    assert "extra.yaml:" in output
+
+
+def test_duplicate_key(tmp_path: Path, capsys) -> None:
+    folder = variant(tmp_path, {"extra.yaml": """\
+        setup:
+          money: 20
+          money: 25
+        """})
+    assert_located(errors_of(folder), "extra.yaml", 3, "duplicate key 'money'")
+    code, output = cli_output(folder, capsys)
+    assert code == 1 and "Traceback" not in output
+
+
+def test_yaml_11_boolean_words_stay_strings(tmp_path: Path) -> None:
+    """`yes` is a string in YAML 1.2, so a boolean field rejects it instead of reading true."""
+    folder = variant(tmp_path, {"extra.yaml": """\
+        links:
+          L15: {ends: [burton_on_trent, walsall], canal: yes, rail: false}
+        """})
+    assert_located(errors_of(folder), "extra.yaml", 2, "links.L15.canal", "true or false")
+
+
+def test_sexagesimal_is_not_a_number(tmp_path: Path) -> None:
+    folder = variant(tmp_path, {"extra.yaml": """\
+        setup:
+          money: 1:20
+        """})
+    assert_located(errors_of(folder), "extra.yaml", 2, "setup.money must be an integer", "'1:20'")
+
+
+def test_wrong_type(tmp_path: Path, capsys) -> None:
+    folder = variant(tmp_path, {"extra.yaml": """\
+        economy:
+          loan: {amount: thirty}
+        """})
+    assert_located(errors_of(folder), "extra.yaml", 2, "economy.loan.amount must be an integer")
+    code, output = cli_output(folder, capsys)
+    assert code == 1 and "extra.yaml:2:" in output and "Traceback" not in output
+
+
+def test_unknown_key_suggests(tmp_path: Path) -> None:
+    folder = variant(tmp_path, {"extra.yaml": """\
+        setup:
+          hand_sise: 7
+        """})
+    assert_located(errors_of(folder), "extra.yaml", 2, "unknown key 'hand_sise'", "did you mean 'hand_size'")
+
+
+def test_unknown_reference(tmp_path: Path) -> None:
+    folder = variant(tmp_path, {"extra.yaml": """\
+        links:
+          L99: {ends: [birmingham, coventy], canal: true, rail: true}
+        """})
+    assert_located(errors_of(folder), "extra.yaml", 2, "unknown location 'coventy'", "did you mean 'coventry'")
+
+
+def test_unknown_rule_id(tmp_path: Path) -> None:
+    folder = variant(tmp_path, {"extra.yaml": """\
+        economy:
+          loan: {amount: 25, rule: R-LOAN-99}
+        """})
+    assert_located(errors_of(folder), "extra.yaml", 2, "unknown rule ID 'R-LOAN-99'")
+
+
+def test_player_count_table_must_cover_supported_counts(tmp_path: Path) -> None:
+    folder = variant(tmp_path, {"extra.yaml": """\
+        setup:
+          rounds_per_era: {$replace: {2: 10, 3: 9}}
+        """})
+    assert_located(errors_of(folder), "extra.yaml", 2, "gives no value for 4 players")
+
+
+def action_with_check(check: str) -> str:
+    return f"""\
+        actions:
+          loan:
+            requires:
+              - rule: R-LOAN-02
+                check: {check}
+                message: No.
+        """
+
+
+def test_dsl_syntax_error(tmp_path: Path, capsys) -> None:
+    folder = variant(tmp_path, {"extra.yaml": action_with_check("income_level(me) >= ")})
+    messages = errors_of(folder)
+    assert_located(messages, "extra.yaml", 5, "expected")
+    code, output = cli_output(folder, capsys)
+    assert code == 1 and "^" in output and "Traceback" not in output
+
+
+def test_unknown_dsl_name(tmp_path: Path) -> None:
+    folder = variant(tmp_path, {"extra.yaml": action_with_check("incme_level(me) >= -7")})
+    messages = errors_of(folder)
+    assert_located(messages, "extra.yaml", 5, "incme_level", "did you mean 'income_level'")
+    # the column points inside the expression: `check: ` starts at column 9, the name at column 16
+    assert any("extra.yaml:5:16:" in m for m in messages), messages
+
+
+def test_wrong_arity(tmp_path: Path) -> None:
+    folder = variant(tmp_path, {"extra.yaml": action_with_check("income_level(me, me) >= -7")})
+    assert_located(errors_of(folder), "extra.yaml", 5, "income_level", "1 argument", "2 given")
+
+
+def test_dsl_type_error(tmp_path: Path) -> None:
+    folder = variant(tmp_path, {"extra.yaml": action_with_check("me.money == era")})
+    assert_located(errors_of(folder), "extra.yaml", 5, "cannot compare", "int", "era")
+
+
+def test_dsl_expression_must_be_boolean(tmp_path: Path) -> None:
+    folder = variant(tmp_path, {"extra.yaml": action_with_check("me.money + 1")})
+    assert_located(errors_of(folder), "extra.yaml", 5, "bool")
+
+
+def test_unknown_effect(tmp_path: Path) -> None:
+    folder = variant(tmp_path, {"extra.yaml": """\
+        actions:
+          loan:
+            effects:
+              - gain_mony: 5
+        """})
+    assert_located(errors_of(folder), "extra.yaml", 4, "unknown effect 'gain_mony'", "did you mean 'gain_money'")
+
+
+def test_all_errors_are_listed(tmp_path: Path, capsys) -> None:
+    folder = variant(tmp_path, {"extra.yaml": """\
+        links:
+          L98: {ends: [birmingham, nowhere], canal: true, rail: true}
+          L99: {ends: [elsewhere, coventry], canal: true, rail: true}
+        """})
+    messages = errors_of(folder)
+    assert_located(messages, "extra.yaml", 2, "nowhere")
+    assert_located(messages, "extra.yaml", 3, "elsewhere")
+    code, output = cli_output(folder, capsys)
+    assert "2 errors" in output
+
+
+def test_extends_cycle(tmp_path: Path, capsys) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    (a / "ruleset.yaml").write_text('name: a\ntitle: A\nversion: "1"\nextends: ../b\n')
+    (b / "ruleset.yaml").write_text('name: b\ntitle: B\nversion: "1"\nextends: ../a\n')
+    messages = errors_of(a)
+    assert any("cycle" in m for m in messages), messages
+    code, output = cli_output(a, capsys)
+    assert code == 1 and "Traceback" not in output
+
+
+def test_missing_base(tmp_path: Path, capsys) -> None:
+    folder = variant(tmp_path, {}, root=ROOT.replace("extends: birmingham", "extends: birmingam"))
+    messages = errors_of(folder)
+    assert_located(messages, "ruleset.yaml", 4, "birmingam", "did you mean 'birmingham'")
+    code, output = cli_output(folder, capsys)
+    assert code == 1 and "Traceback" not in output
+
+
+def test_missing_ruleset_folder(tmp_path: Path, capsys) -> None:
+    code, output = cli_output(tmp_path / "nothing-here", capsys)
+    assert code == 1 and "no ruleset here" in output and "Traceback" not in output
+
+
+def test_missing_section_in_a_full_ruleset(tmp_path: Path, capsys) -> None:
+    """A copied ruleset that lost a file reports the sections that file held."""
+    folder = tmp_path / "copy"
+    shutil.copytree(rulesets.builtin_path("birmingham"), folder)
+    (folder / "income.yaml").unlink()
+    messages = errors_of(folder)
+    assert any("missing required key 'income_track'" in m for m in messages), messages
+    code, output = cli_output(folder, capsys)
+    assert code == 1 and "Traceback" not in output
