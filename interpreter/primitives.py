@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol, Sequence
 
-from brass_dsl import BOOL, INT, STR, DslEvaluationError, Env, ListType, Param, RecordType, Registry
+from brass_dsl import BOOL, INT, STR, Env, ListType, Param, RecordType, Registry
 from interpreter.model import NetworkOption, Slot, TileSpec
 
 
@@ -56,7 +56,7 @@ def game(env: Env) -> GameQueries:
     """The running game behind an expression, or a clear error when there is none."""
     context = env.context
     if context is None or not hasattr(context, "tiles_at"):
-        raise DslEvaluationError("this expression needs a game in progress")
+        raise ValueError("this expression needs a game in progress")
     return context
 
 
@@ -277,7 +277,7 @@ def _spec_attr(name: str) -> Callable[[Any], Any]:
 
 def _top_position(rs: Any, level: int) -> int:
     if not rs.income.lowest_level <= level <= rs.income.highest_level:
-        raise DslEvaluationError(f"income level {level} is not on the track")
+        raise ValueError(f"income level {level} is not on the track")
     return rs.income.top_position(level)
 
 
@@ -285,13 +285,13 @@ def _tile_spec(rs: Any, industry: str, level: int) -> TileSpec:
     for spec in rs.tiles[industry]:
         if spec.level == level:
             return spec
-    raise DslEvaluationError(f"{industry} has no level {level} tile")
+    raise ValueError(f"{industry} has no level {level} tile")
 
 
 def _network_step(era: Any, n: int) -> NetworkOption:
     totals = {o.links: o for o in era.network}
     if n not in totals:
-        raise DslEvaluationError(f"the {era.name} allows no Network action with {n} links")
+        raise ValueError(f"the {era.name} allows no Network action with {n} links")
     before = totals.get(n - 1, NetworkOption(n - 1, 0, 0, 0))
     now = totals[n]
     return NetworkOption(1, now.money - before.money, now.coal - before.coal, now.beer - before.beer)

@@ -1,0 +1,64 @@
+"""Connections over placed links: who is connected to what, and how far (R-CONN-*).
+
+Every location is a node; a placed link joins all the locations it touches (the
+Kidderminster–Worcester line joins three). Distances are counted in links. The
+results are cached until the set of placed links changes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Iterable
+
+from interpreter.model import Ruleset
+
+
+class LinkNetwork:
+    """Breadth-first distances over the links currently on the board."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self._links: frozenset[str] = frozenset()
+        self._neighbours: dict[str, set[str]] = {}
+        self._distances: dict[str, dict[str, int]] = {}
+
+    def update(self, placed: Iterable[str]) -> None:
+        """Rebuild the graph if the placed links changed."""
+        links = frozenset(placed)
+        if links == self._links:
+            return
+        self._links = links
+        self._distances = {}
+        self._neighbours = {loc: set() for loc in self.ruleset.locations}
+        for link_id in links:
+            ends = self.ruleset.links[link_id].ends
+            for a in ends:
+                self._neighbours[a].update(e for e in ends if e != a)
+
+    def distances_from(self, location: str) -> dict[str, int]:
+        """Link distance from `location` to every location connected to it (itself at 0)."""
+        cached = self._distances.get(location)
+        if cached is not None:
+            return cached
+        seen = {location: 0}
+        queue = deque([location])
+        while queue:
+            here = queue.popleft()
+            for there in self._neighbours.get(here, ()):
+                if there not in seen:
+                    seen[there] = seen[here] + 1
+                    queue.append(there)
+        self._distances[location] = seen
+        return seen
+
+    def distance(self, sources: Iterable[str], target: str) -> int | None:
+        """Fewest links from any of `sources` to `target`, or None if not connected."""
+        best = None
+        for source in sources:
+            d = self.distances_from(source).get(target)
+            if d is not None and (best is None or d < best):
+                best = d
+        return best
+
+    def connected(self, a: str, b: str) -> bool:
+        return b in self.distances_from(a)

@@ -1,0 +1,69 @@
+"""Setting up a new game from the ruleset's data (R-SETUP-*), driven by a seed."""
+
+from __future__ import annotations
+
+from interpreter.model import Ruleset
+from interpreter.rng import Rng
+from interpreter.state import Card, GameState, MerchantSpace, Player
+
+
+def all_cards(ruleset: Ruleset, players: int) -> dict[str, Card]:
+    """Every card of a game at this player count, by id: the deck and the wild piles."""
+    cards: dict[str, Card] = {}
+    every_industry = tuple(ruleset.industries)
+    for spec in ruleset.cards.values():
+        for n in range(1, spec.count.get(players, 0) + 1):
+            if spec.location:
+                card = Card(f"{spec.id}#{n}", spec.id, "location", ruleset.locations[spec.location].name,
+                            (spec.location,), every_industry)
+            else:
+                name = " / ".join(ruleset.industries[i].name for i in spec.industries)
+                card = Card(f"{spec.id}#{n}", spec.id, "industry", name, (), spec.industries)
+            cards[card.id] = card
+    for wild in ruleset.wild_cards.values():
+        locations = tuple(l.id for l in ruleset.locations.values()
+                          if l.slots and l.kind not in wild.excludes) if wild.kind == "location" else ()
+        for n in range(1, wild.count + 1):
+            card = Card(f"{wild.id}#{n}", wild.id, f"wild_{wild.kind}", wild.id.replace("_", " ").title(),
+                        locations, every_industry)
+            cards[card.id] = card
+    return cards
+
+
+def new_state(ruleset: Ruleset, players: int, seed: int, cards: dict[str, Card]) -> GameState:
+    """The state after setup: markets, merchants, deck, hands, turn order."""
+    if players not in ruleset.players:
+        raise ValueError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, not {players}")
+    rng = Rng(seed)
+    setup = ruleset.setup
+    people = [Player(seat, setup.money, ruleset.income.start_position, setup.vp, setup.links_per_player)
+              for seat in range(1, players + 1)]
+    deck = [c for c in cards.values() if not c.wild]
+    rng.shuffle(deck)  # R-SETUP-03
+    wild_piles = {w.id: [c for c in cards.values() if c.face == w.id] for w in ruleset.wild_cards.values()}
+    merchants = _merchants(ruleset, players, rng)
+    for player in people:  # R-SETUP-10
+        player.hand = [deck.pop() for _ in range(min(setup.hand_size, len(deck)))]
+        player.discard = [deck.pop() for _ in range(min(setup.face_down_discards, len(deck)))]
+    order = [p.seat for p in people]
+    if setup.turn_order == "random":  # R-SETUP-11
+        rng.shuffle(order)
+    markets = {m.id: m.start_cubes for m in ruleset.markets.values()}  # R-SETUP-06
+    era = ruleset.eras[0]
+    state = GameState(people, {}, {}, markets, merchants, deck, wild_piles, turn_order=order,
+                      actions_left=era.first_round_actions, rng_state=rng.state)
+    state.log.append({"event": "setup", "players": players, "seed": seed, "turn_order": order,
+                      "merchants": {m.id: m.tile for m in merchants}})
+    return state
+
+
+def _merchants(ruleset: Ruleset, players: int, rng: Rng) -> list[MerchantSpace]:
+    """Shuffle this player count's merchant tiles onto the spaces in use (R-SETUP-04/05)."""
+    tiles = [t.id for t in ruleset.merchant_tiles.values() for _ in range(t.count.get(players, 0))]
+    rng.shuffle(tiles)
+    spaces = []
+    for merchant in ruleset.merchants.values():
+        for index in range(merchant.spaces.get(players, 0)):
+            tile = ruleset.merchant_tiles[tiles.pop()]
+            spaces.append(MerchantSpace(merchant.id, index, tile.id, tile.buys, bool(tile.buys)))
+    return spaces

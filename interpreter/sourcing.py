@@ -1,0 +1,156 @@
+"""Obtaining resources and the market ladders, driven by each resource's data.
+
+A resource's `sources` (resources.yaml) name where it may come from, in order of
+obligation for `choice: in_order` (coal, iron) or freely mixed for `any_mix`
+(beer). The engine knows these source kinds:
+
+- nearest_connected_producer: unflipped producers of any owner connected to the
+  place, nearest first (R-COAL-02); ties default to board order (location, slot).
+- any_producer: unflipped producers anywhere (R-IRON-02).
+- own_producer / connected_opponent_producer / any_opponent_producer: beer.
+- merchant_barrel: served only by a Sell's `use_merchant_beer` step, never here.
+- market: buy from the market, cheapest filled space first, then at the empty
+  price without limit (R-COAL-03/04, R-IRON-03); `market_access:
+  merchant_connection` requires a connection to a merchant location.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from interpreter.model import Market, Resource
+from interpreter.state import PlacedTile, Player
+
+if TYPE_CHECKING:
+    from interpreter.game import Game
+
+
+def market_buy_cost(market: Market, cubes_in_market: int, amount: int) -> int:
+    """Price of buying `amount` cubes, cheapest filled space first (R-COAL-03/04)."""
+    cost, cubes = 0, cubes_in_market
+    for _ in range(amount):
+        if cubes > 0:
+            cost += market.prices[market.capacity - cubes]
+            cubes -= 1
+        else:
+            cost += market.empty_price
+    return cost
+
+
+def market_sell_price(market: Market, cubes_in_market: int) -> int | None:
+    """What the dearest empty space pays, or None when the market is full (R-MKT-01)."""
+    if cubes_in_market >= market.capacity:
+        return None
+    return market.prices[market.capacity - cubes_in_market - 1]
+
+
+class Sourcing:
+    """Resource queries and consumption for one game."""
+
+    def __init__(self, game: "Game") -> None:
+        self.game = game
+        self.rs = game.ruleset
+        self.slot_order = {s.id: n for n, s in enumerate(self.rs.slots)}
+
+    def producers(self, resource: Resource, player: Player, at: list[str]) -> Iterator[PlacedTile]:
+        """Producer tiles holding the resource, in the order they must (or by default will) be used."""
+        seen: set[str] = set()
+        for kind in resource.sources:
+            for tile in self._producers_of_kind(kind, resource.id, player, at):
+                if tile.slot.id not in seen:
+                    seen.add(tile.slot.id)
+                    yield tile
+
+    def _producers_of_kind(self, kind: str, resource: str, player: Player, at: list[str]) -> list[PlacedTile]:
+        game = self.game
+        tiles = [t for t in game.state.tiles.values()
+                 if not t.flipped and t.cubes > 0 and self.rs.industries[t.spec.industry].produces == resource]
+        if kind == "nearest_connected_producer":
+            placed = [(game.network.distance(at, t.slot.location), t) for t in tiles]
+            near = [(d, self.slot_order[t.slot.id], t) for d, t in placed if d is not None]
+            return [t for _, _, t in sorted(near, key=lambda x: (x[0], x[1]))]
+        if kind == "any_producer":
+            return sorted(tiles, key=lambda t: self.slot_order[t.slot.id])
+        if kind == "own_producer":
+            return sorted((t for t in tiles if t.owner is player), key=lambda t: self.slot_order[t.slot.id])
+        if kind == "connected_opponent_producer":
+            return sorted((t for t in tiles if t.owner is not player
+                           and game.network.distance(at, t.slot.location) is not None),
+                          key=lambda t: self.slot_order[t.slot.id])
+        if kind == "any_opponent_producer":
+            return sorted((t for t in tiles if t.owner is not player), key=lambda t: self.slot_order[t.slot.id])
+        return []  # merchant_barrel and market are not producers
+
+    def market_open(self, resource: Resource, at: list[str]) -> bool:
+        """The resource can be bought from its market for something at `at`."""
+        if "market" not in resource.sources or resource.market is None:
+            return False
+        if resource.market_access == "anywhere":
+            return True
+        return any(self.game.connected_to_merchant(loc) for loc in at)
+
+    def free_amount(self, resource: Resource, player: Player, at: list[str]) -> int:
+        return sum(t.cubes for t in self.producers(resource, player, at))
+
+    def can_source(self, player: Player, resource_id: str, amount: int, at: list[str]) -> bool:
+        if amount <= 0:
+            return True
+        resource = self.rs.resources[resource_id]
+        return self.free_amount(resource, player, at) >= amount or self.market_open(resource, at)
+
+    def source_cost(self, player: Player, resource_id: str, amount: int, at: list[str]) -> int:
+        if amount <= 0:
+            return 0
+        resource = self.rs.resources[resource_id]
+        missing = max(0, amount - self.free_amount(resource, player, at))
+        if missing == 0 or not self.market_open(resource, at):
+            return 0
+        market = self.rs.markets[resource.market]
+        return market_buy_cost(market, self.game.state.markets[market.id], missing)
+
+    def consume(self, player: Player, resource_id: str, amount: int, at: list[str]) -> list[dict]:
+        """Take the amount (producers first, then the market); return what came from where, for the log."""
+        resource = self.rs.resources[resource_id]
+        taken: list[dict] = []
+        for tile in list(self.producers(resource, player, at)):
+            if amount <= 0:
+                break
+            n = min(tile.cubes, amount)
+            tile.cubes -= n
+            amount -= n
+            taken.append({"from": tile.slot.id, "owner": tile.owner.seat, "amount": n})
+            if tile.cubes == 0:
+                self.game.flip(tile)  # R-FLIP-02
+        if amount > 0:
+            taken.append(self._buy(player, resource, amount))
+        return taken
+
+    def _buy(self, player: Player, resource: Resource, amount: int) -> dict:
+        market = self.rs.markets[resource.market]
+        cubes = self.game.state.markets[market.id]
+        cost = market_buy_cost(market, cubes, amount)
+        self.game.state.markets[market.id] = max(0, cubes - amount)
+        self.game.spend(player, cost)
+        return {"from": f"{market.id} market", "amount": amount, "cost": cost}
+
+    def sell_to_market(self, tile: PlacedTile) -> dict | None:
+        """Move cubes of a newly built producer to its market, dearest empty space first (R-MKT-01/02)."""
+        resource = self.rs.resources.get(self.rs.industries[tile.spec.industry].produces or "")
+        if resource is None or resource.market is None or resource.sell_on_build == "never":
+            return None
+        if resource.sell_on_build == "merchant_connection" and not self.game.connected_to_merchant(tile.slot.location):
+            return None  # R-MKT-05
+        market = self.rs.markets[resource.market]
+        sold, income = 0, 0
+        while tile.cubes > 0:
+            price = market_sell_price(market, self.game.state.markets[market.id])
+            if price is None:
+                break
+            self.game.state.markets[market.id] += 1
+            tile.cubes -= 1
+            sold += 1
+            income += price
+        tile.owner.money += income
+        if sold and tile.cubes == 0:
+            self.game.flip(tile)  # R-MKT-03
+        return {"sold": sold, "to": f"{market.id} market", "money": income} if sold else None
