@@ -28,34 +28,51 @@ if TYPE_CHECKING:
 UNAVAILABLE = object()  # a derived value that could not be computed (e.g. no tile left)
 
 
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A precondition prepared for fast evaluation: its closure and the derived values it needs."""
+
+    requirement: Requirement
+    fn: Any
+    derived: tuple[str, ...]
+    bound: tuple[str, ...]  # the choices and derived values it reads: its result depends only on them and the state
+    remember: bool  # worth remembering: it calls functions (cheap field tests are faster to redo)
+
+
 @dataclass
 class PartPlan:
     """When each derived value and precondition of a part can be evaluated."""
 
     part: ActionPart
+    derived_first: list[tuple[str, Any]]  # derived values that need no choice of this part
     derived_at: list[list[tuple[str, Any]]]  # per param index: derived values computable once it is bound
-    requires_at: list[list[Requirement]]  # per param index: preconditions decided once it is bound
-    requires_first: list[Requirement]  # preconditions that need no choice of this part
+    requires_at: list[list[Check]]  # per param index: preconditions decided once it is bound
+    requires_first: list[Check]  # preconditions that need no choice of this part
 
 
-def plan_part(part: ActionPart) -> PartPlan:
+def plan_part(part: ActionPart, is_global: Any) -> PartPlan:
     index = {p.name: i for i, p in enumerate(part.params)}
     derived_level: dict[str, int] = {}
+    derived_first: list[tuple[str, Any]] = []
     derived_at: list[list[tuple[str, Any]]] = [[] for _ in part.params]
     for name, expr in part.derived.items():
         if expr is None:
             continue
         level = _level(expr.names_used, index, derived_level)
         derived_level[name] = level
-        derived_at[max(level, 0)].append((name, expr)) if part.params else None
-    requires_at: list[list[Requirement]] = [[] for _ in part.params]
-    first: list[Requirement] = []
+        (derived_at[level] if level >= 0 else derived_first).append((name, expr))
+    requires_at: list[list[Check]] = [[] for _ in part.params]
+    first: list[Check] = []
     for requirement in part.requires:
         if requirement.check is None:
             continue
-        level = _level(requirement.check.names_used, index, derived_level)
-        (requires_at[level] if level >= 0 else first).append(requirement)
-    return PartPlan(part, derived_at, requires_at, first)
+        names = requirement.check.names_used
+        level = _level(names, index, derived_level)
+        bound = tuple(sorted(n for n in names if not is_global(n)))
+        check = Check(requirement, requirement.check.fn, tuple(n for n in names if n in part.derived), bound,
+                      bool(requirement.check.functions_used))
+        (requires_at[level] if level >= 0 else first).append(check)
+    return PartPlan(part, derived_first, derived_at, requires_at, first)
 
 
 def _level(names: frozenset[str], index: dict[str, int], derived_level: dict[str, int]) -> int:
@@ -97,11 +114,14 @@ class DecisionEngine:
     def __init__(self, game: "Game") -> None:
         self.game = game
         self.plans: dict[int, PartPlan] = {}
+        self.memo: dict[tuple[Any, ...], bool] = {}
+        self.check_memo: dict[tuple[Any, ...], bool] = {}
 
     def plan(self, part: ActionPart) -> PartPlan:
         plan = self.plans.get(id(part))
         if plan is None:
-            plan = self.plans[id(part)] = plan_part(part)
+            registry = self.game.ruleset.registry
+            plan = self.plans[id(part)] = plan_part(part, lambda n: registry.lookup_name(n) is not None)
         return plan
 
     # -- evaluation ------------------------------------------------------------------
@@ -109,44 +129,69 @@ class DecisionEngine:
     def env(self, vars: dict[str, Any]) -> Env:
         return Env(self.game, vars)
 
-    def holds(self, requirement: Requirement, env: Env) -> bool:
-        if any(env.vars.get(n, None) is UNAVAILABLE for n in requirement.check.names_used):
-            return False
+    def holds(self, check: Check, env: Env) -> bool:
+        """Whether a precondition holds; remembered per state for the values it reads."""
+        if not check.remember:
+            return self._holds(check, env)
+        vars = env.vars
+        key = (id(check), tuple([vars.get(n) for n in check.bound]))
+        found = self.check_memo.get(key)
+        if found is None:
+            found = self.check_memo[key] = self._holds(check, env)
+        return found
+
+    def _holds(self, check: Check, env: Env) -> bool:
+        if check.derived:
+            vars = env.vars
+            for name in check.derived:
+                if vars.get(name) is UNAVAILABLE:
+                    return False
         try:
-            return bool(requirement.check(env))
+            return bool(check.fn(env))
         except DslError:
             return False
 
     def bind_derived(self, items: list[tuple[str, Any]], env: Env) -> None:
         for name, expr in items:
-            if any(env.vars.get(n) is UNAVAILABLE for n in expr.names_used):
-                env.vars[name] = UNAVAILABLE
-                continue
             try:
-                env.vars[name] = expr(env)
-            except DslError:
+                env.vars[name] = expr.fn(env)
+            except (DslError, AttributeError, TypeError):  # e.g. built on another unavailable value
                 env.vars[name] = UNAVAILABLE
 
     def domain(self, part: ActionPart, i: int, env: Env) -> list[Any]:
         try:
-            return list(part.params[i].domain(env))
+            return list(part.params[i].domain.fn(env))
         except DslError:
             return []
 
     # -- existence of a completion -------------------------------------------------------------
 
+    def clear_memo(self) -> None:
+        """Forget what was completable: called whenever the state changes."""
+        self.memo.clear()
+        self.check_memo.clear()
+
     def part_completable(self, part: ActionPart, env: Env, start: int = 0) -> bool:
         """Some choice of the params from `start` on meets every precondition of the part."""
+        key = (id(part), start, tuple(env.vars.items()))
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self._completable(part, env, start)
+        return found
+
+    def _completable(self, part: ActionPart, env: Env, start: int) -> bool:
         plan = self.plan(part)
-        if start == 0 and not all(self.holds(r, env) for r in plan.requires_first):
-            return False
+        if start == 0:
+            self.bind_derived(plan.derived_first, env)
+            if not all(self.holds(r, env) for r in plan.requires_first):
+                return False
         if start >= len(part.params):
             return True
         for value in self.domain(part, start, env):
-            if self.try_value(plan, start, value, env) and self.part_completable(part, env, start + 1):
-                self.unbind(plan, start, env)
-                return True
+            ok = self.try_value(plan, start, value, env) and self.part_completable(part, env, start + 1)
             self.unbind(plan, start, env)
+            if ok:
+                return True
         return False
 
     def try_value(self, plan: PartPlan, i: int, value: Any, env: Env) -> bool:
@@ -193,8 +238,9 @@ class DecisionEngine:
         plan = self.plan(part)
         levels = [plan.requires_first] + plan.requires_at[: (len(part.params) if upto is None else upto + 1)]
         failed = []
-        for requirement in (r for level in levels for r in level):
-            if not self.holds(requirement, env):
+        for check in (c for level in levels for c in level):
+            if not self.holds(check, env):
+                requirement = check.requirement
                 failed.append(Failure(requirement.rule, self.render(requirement, env), str(requirement.pos)))
         return failed
 

@@ -400,6 +400,7 @@ class Game:
     def _run(self) -> None:
         """Run automatic steps until a player must decide something or the game ends."""
         while self.tasks:
+            self.decisions.clear_memo()
             kind, *payload = self.tasks[0]
             try:
                 if kind == "step":
@@ -723,6 +724,7 @@ class Game:
         del self.moves[moves:]
         self.pending, self.question, self.answers, self.tasks = pending, question, answers, deque(tasks)
         self.network.update(self.state.links)
+        self.decisions.clear_memo()
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT, "ruleset": self.ruleset.name, "players": len(self.state.players),

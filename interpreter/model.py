@@ -68,7 +68,7 @@ class Industry:
     produces: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # identity: each level is one object, usable as a key
 class TileSpec:
     """One level of an industry's tiles on a player mat."""
 

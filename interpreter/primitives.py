@@ -55,7 +55,7 @@ class GameQueries(Protocol):
 def game(env: Env) -> GameQueries:
     """The running game behind an expression, or a clear error when there is none."""
     context = env.context
-    if context is None or not hasattr(context, "tiles_at"):
+    if context is None:
         raise ValueError("this expression needs a game in progress")
     return context
 
