@@ -186,7 +186,8 @@ class Game:
     # == state changes used by effects ===================================================
 
     def note(self, event: str, **details: Any) -> None:
-        self.state.log.append({"event": event, **details})
+        """Add an entry to the game log, as plain JSON data (mapping keys become strings)."""
+        self.state.log.append(json.loads(json.dumps({"event": event, **details})))
 
     def spend(self, player: Player, amount: int) -> None:
         player.money -= amount

@@ -1,0 +1,140 @@
+"""The public Game API: reproducibility, JSON round trips, atomic refusal of illegal actions,
+and the agreement of `legal_actions()` with `apply()`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from interpreter.game import Game, GameFileError, IllegalAction
+from interpreter.loader import load_ruleset
+from interpreter.rng import Rng
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return load_ruleset("birmingham")
+
+
+def play(game: Game, decisions: int, seed: int) -> None:
+    rng = Rng(seed)
+    for _ in range(decisions):
+        if game.is_over:
+            return
+        legal = game.legal_actions()
+        game.apply(legal[rng.below(len(legal))])
+
+
+def test_same_seed_and_moves_give_identical_json(rs) -> None:
+    a, b = Game.new(rs, 3, seed=7), Game.new(rs, 3, seed=7)
+    play(a, 60, seed=1)
+    for move in a.moves:
+        b.apply(move)
+    assert a.to_json() == b.to_json()
+    assert a.state_hash() == b.state_hash()
+
+
+def test_different_seeds_deal_differently(rs) -> None:
+    hands = {tuple(c.id for c in Game.new(rs, 4, seed=s).state.players[0].hand) for s in range(5)}
+    assert len(hands) == 5
+
+
+def test_json_round_trip(rs) -> None:
+    game = Game.new(rs, 4, seed=3)
+    play(game, 80, seed=3)
+    text = game.to_json()
+    again = Game.from_json(rs, text)
+    assert again.to_json() == text
+
+
+def test_corrupt_save_is_refused(rs) -> None:
+    game = Game.new(rs, 2, seed=1)
+    play(game, 20, seed=2)
+    data = json.loads(game.to_json())
+    data["state"]["players"][0]["money"] += 5
+    with pytest.raises(GameFileError, match="does not match"):
+        Game.from_json(rs, json.dumps(data))
+    with pytest.raises(GameFileError):
+        Game.from_json(rs, "{not json")
+    with pytest.raises(GameFileError, match="format"):
+        Game.from_json(rs, json.dumps({"format": "other"}))
+
+
+def test_setup_numbers(rs) -> None:
+    """R-SETUP-06/08/09/10: markets, £17, income space 10, 8 cards + 1 face down, 14 links."""
+    game = Game.new(rs, 4, seed=11)
+    assert game.state.markets == {"coal": 13, "iron": 8}
+    for player in game.state.players:
+        assert (player.money, player.income_position, player.vp, player.links_left) == (17, 10, 0, 14)
+        assert (len(player.hand), len(player.discard)) == (8, 1)
+    assert len(game.state.deck) == 64 - 4 * 9
+    assert game.state.actions_left == 1  # R-TURN-03
+    assert sorted(game.state.turn_order) == [1, 2, 3, 4]
+
+
+def test_illegal_whole_action_lists_every_reason_and_changes_nothing(rs) -> None:
+    game = Game.new(rs, 2, seed=5)
+    me = game.me
+    me.income_position = 2  # level -8: a loan would take income below -10 (R-LOAN-02)
+    before = game.to_json()
+    card = me.hand[0].id
+    with pytest.raises(IllegalAction) as refused:
+        game.apply({"action": "loan", "card": card})
+    assert [f.rule for f in refused.value.failures] == ["R-LOAN-02"]
+    assert "below level -10" in refused.value.failures[0].message
+    assert "actions.yaml" in refused.value.failures[0].where
+    assert game.to_json() == before
+
+
+def test_loan_moves_the_marker_three_levels_to_the_top_space(rs) -> None:
+    """R-LOAN-01: from space 10 (level 0) to level -3, whose top space is 7; +£30."""
+    game = Game.new(rs, 2, seed=5)
+    me = game.me
+    game.apply({"action": "loan", "card": me.hand[0].id})
+    assert (me.money, me.income_position, game.income_level(me)) == (47, 7, -3)
+    assert me.spent == 0  # R-LOAN-03: the £30 is not spent
+
+
+def test_explain_reports_failures_with_rule_ids(rs) -> None:
+    game = Game.new(rs, 2, seed=5)
+    game.me.income_position = 0
+    result = game.explain({"action": "loan", "card": game.me.hand[0].id})
+    assert result["legal"] is False
+    assert [f.rule for f in result["failures"]] == ["R-LOAN-02"]
+    assert game.explain({"action": "pass", "card": game.me.hand[0].id})["legal"] is True
+
+
+def test_every_listed_decision_applies_and_an_unlisted_one_is_refused(rs) -> None:
+    game = Game.new(rs, 3, seed=21)
+    play(game, 40, seed=21)
+    base = game.to_json()
+    legal = game.legal_actions()
+    assert legal
+    for decision in legal:
+        trial = Game.from_json(rs, base)
+        trial.apply(decision)  # never raises: listed means completable
+    key = next(iter(legal[0]))
+    if key != "action":
+        with pytest.raises(IllegalAction):
+            game.apply({key: "no-such-value"})
+    else:
+        with pytest.raises(IllegalAction):
+            game.apply({"action": "no-such-action"})
+    assert game.to_json() == base
+
+
+@pytest.mark.parametrize("players, actions", [(2, 78), (3, 105), (4, 124)])
+def test_random_game_runs_to_the_end_with_the_rulebook_card_arithmetic(rs, players: int, actions: int) -> None:
+    """R-SETUP-12 / R-TURN-03: 2 actions a turn (1 in the first Canal round) for 10/9/8 rounds an era."""
+    game = Game.new(rs, players, seed=players)
+    rng = Rng(players)
+    started = 0
+    while not game.is_over:
+        legal = game.legal_actions()
+        decision = legal[rng.below(len(legal))]
+        started += "action" in decision
+        game.apply(decision)
+    assert started == actions
+    assert not game.state.deck and all(not p.hand for p in game.state.players)
+    assert [s["place"] for s in game.standings()][0] == 1
