@@ -548,12 +548,22 @@ class Game:
         if self.pending is not None or self.question is not None:
             raise IllegalAction("another action is being decided; finish it first")
         snapshot = self._snapshot()
+        answers = list(action.get("answers", []))
         try:
             for decision in self._decisions_of(action):
+                self._answer_questions(answers)
+                if decision == {"done": True} and (self.pending is None or not self.pending.in_repeat):
+                    continue  # the repeated part already ended by itself
                 self._apply_decision(decision, explain_all=action)
+            self._answer_questions(answers)
         except IllegalAction:
             self._restore(snapshot)
             raise
+
+    def _answer_questions(self, answers: list[Any]) -> None:
+        """Answer open questions from a whole action's `answers`, else with the default (the first option)."""
+        while self.question is not None:
+            self._answer({"answer": answers.pop(0) if answers else self.question["options"][0]})
 
     def _decisions_of(self, action: dict[str, Any]) -> Iterable[dict[str, Any]]:
         found = self.ruleset.actions.get(action["action"])
@@ -576,9 +586,6 @@ class Game:
                 yield {param.name: repetition[param.name]}
         if self.pending is not None and self.pending.action is found:
             yield {"done": True}
-        answers = action.get("answers", [])
-        for answer in answers:
-            yield {"answer": answer}
 
     def _apply_decision(self, decision: dict[str, Any], explain_all: dict[str, Any] | None = None) -> None:
         if self.question is not None:

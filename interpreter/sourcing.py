@@ -109,21 +109,61 @@ class Sourcing:
         return market_buy_cost(market, self.game.state.markets[market.id], missing)
 
     def consume(self, player: Player, resource_id: str, amount: int, at: list[str]) -> list[dict]:
-        """Take the amount (producers first, then the market); return what came from where, for the log."""
+        """Take the amount (producers first, then the market); return what came from where, for the log.
+
+        Where the rules leave the player a choice (equally near coal mines, which iron works,
+        which brewery) the player is asked, before anything changes; the documented default
+        when no answer is given is board order (location order of the ruleset, then slot).
+        """
         resource = self.rs.resources[resource_id]
-        taken: list[dict] = []
-        for tile in list(self.producers(resource, player, at)):
-            if amount <= 0:
-                break
-            n = min(tile.cubes, amount)
-            tile.cubes -= n
-            amount -= n
-            taken.append({"from": tile.slot.id, "owner": tile.owner.seat, "amount": n})
+        picks = self._choose_producers(player, resource, amount, at)
+        taken: dict[str, dict] = {}
+        for tile in picks:
+            tile.cubes -= 1
+            entry = taken.setdefault(tile.slot.id, {"from": tile.slot.id, "owner": tile.owner.seat, "amount": 0})
+            entry["amount"] += 1
             if tile.cubes == 0:
                 self.game.flip(tile)  # R-FLIP-02
-        if amount > 0:
-            taken.append(self._buy(player, resource, amount))
-        return taken
+        result = list(taken.values())
+        if amount > len(picks):
+            result.append(self._buy(player, resource, amount - len(picks)))
+        return result
+
+    def _choose_producers(self, player: Player, resource: Resource, amount: int, at: list[str]) -> list[PlacedTile]:
+        """One producer per unit, asking the player wherever several are equally allowed."""
+        ranked = self._ranked(resource, player, at)
+        left = {tile.slot.id: tile.cubes for _, tile in ranked}
+        picks: list[PlacedTile] = []
+        for unit in range(amount):
+            available = [(rank, tile) for rank, tile in ranked if left[tile.slot.id] > 0]
+            if not available:
+                break
+            best = min(rank for rank, _ in available)
+            options = [tile for rank, tile in available if rank == best]
+            if len(options) > 1 and sum(left[t.slot.id] for t in options) > amount - unit:
+                chosen = self.game.ask(player, f"{resource.id}/{unit + 1}", [t.slot.id for t in options],
+                                       f"Take {resource.name.lower()} {unit + 1} of {amount} from which tile?")
+                tile = next(t for t in options if t.slot.id == chosen)
+            else:
+                tile = options[0]
+            picks.append(tile)
+            left[tile.slot.id] -= 1
+        return picks
+
+    def _ranked(self, resource: Resource, player: Player, at: list[str]) -> list[tuple[tuple[int, int], PlacedTile]]:
+        """Eligible producers with a rank: only the best rank may be used (R-COAL-02, R-COAL-06)."""
+        ranked: list[tuple[tuple[int, int], PlacedTile]] = []
+        seen: set[str] = set()
+        free_mix = resource.choice == "any_mix"
+        for order, kind in enumerate(resource.sources):
+            for tile in self._producers_of_kind(kind, resource.id, player, at):
+                if tile.slot.id in seen:
+                    continue
+                seen.add(tile.slot.id)
+                distance = self.game.network.distance(at, tile.slot.location) or 0
+                near = distance if kind == "nearest_connected_producer" else 0
+                ranked.append(((0, 0) if free_mix else (order, near), tile))
+        return ranked
 
     def _buy(self, player: Player, resource: Resource, amount: int) -> dict:
         market = self.rs.markets[resource.market]
