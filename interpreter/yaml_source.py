@@ -2,8 +2,8 @@
 
 Rule designers edit rulesets by hand, so every later error (schema, condition
 language, merge) must point at the exact line and column the designer wrote. This
-module is the only place that knows about YAML: it composes the file with PyYAML's
-pure-Python parser (exact marks), then builds the data itself so that
+module is the only place that knows about YAML: it composes the file with PyYAML
+(exact marks), then builds the data itself so that
 
 * values mean what a YAML 1.2 editor shows (``no`` is a string, ``010`` is 10,
   ``1:20`` is a string), through our own core-schema resolver;
@@ -16,6 +16,15 @@ written earlier). Its mark is where the alias is used; its origin (for a string)
 is where the text was written, so that column arithmetic inside expressions stays
 right. Aliases of lists or mappings are rejected: they hide structure and are the
 classic source of YAML surprises.
+
+Speed: when PyYAML has its libyaml binding, a file is first composed by libyaml
+(the C parser), and the same composer and builder turn its events into data. That
+fast path only ever produces a Document: whenever libyaml, the composer or the
+builder finds anything to complain about, or the text holds one of the few
+characters on which libyaml and PyYAML disagree, the file is loaded again with
+the pure-Python parser, so every message (and every position) is exactly the one
+the pure path gives. libyaml's marks carry the same index, line and column as
+PyYAML's; only the text snippet is missing, and nothing here uses it.
 """
 
 from __future__ import annotations
@@ -119,6 +128,12 @@ def load_yaml_file(path: Path, display: str) -> Document:
 def load_yaml_text(text: str, display: str) -> Document:
     """Load YAML text; `display` is the file name used in diagnostics."""
     text = text.removeprefix("\ufeff")  # PyYAML would not count the BOM, editors do not show it
+    document = _load_fast(text, display)
+    return document if document is not None else _load_pure(text, display)
+
+
+def _load_pure(text: str, display: str) -> Document:
+    """Load with PyYAML's pure-Python parser: the reference behaviour and messages."""
     builder = _Builder(text, display)
     try:
         data = builder.build_root(_compose(text, display))
@@ -138,6 +153,29 @@ def _compose(text: str, display: str) -> Node | None:
         raise RulesetError([_marked_error(exc, display)]) from None
     except yaml.reader.ReaderError as exc:
         raise RulesetError([_reader_error(exc, text, display)]) from None
+
+
+def _load_fast(text: str, display: str) -> Document | None:
+    """Load with libyaml; None when the pure path must decide (see the module doc).
+
+    A None result costs only the time libyaml spent before it gave up: every error
+    is reported by `_load_pure`, never from here.
+    """
+    if _FastLoader is None or not text.endswith("\n") or _FAST_PATH_REFUSES.search(text) is not None:
+        return None
+    try:
+        loader = _FastLoader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+        builder = _Builder(text, display)
+        data = builder.build_root(root)
+    except Exception:  # noqa: BLE001 - any complaint at all (libyaml, composer, recursion): let the pure path report it
+        return None
+    if builder.errors:
+        return None
+    return Document(data, builder.marks, builder.key_marks, builder.origins)
 
 
 # --------------------------------------------------------------------------
@@ -197,7 +235,8 @@ class _Composer(Composer):
             start = event.start_mark
             if anchor is not None and (event.value or event.style):
                 start = self._after_properties(start)
-            node: Node = ScalarNode(event.tag, event.value, start, event.end_mark, style=event.style)
+            style = event.style or None  # libyaml writes a plain scalar's style as '', PyYAML as None
+            node: Node = ScalarNode(event.tag, event.value, start, event.end_mark, style=style)
             if anchor is not None:
                 self.anchors[anchor] = node
             return node
@@ -209,21 +248,7 @@ class _Composer(Composer):
         """The mark of a scalar's own text, after its `&anchor` (the event's start
         mark is the anchor's), so origins point at the first character of the text."""
         buffer: str = self.buffer  # the whole text plus a final NUL (str input)
-        at, line, column = mark.pointer, mark.line, mark.column
-        while buffer[at] in "&!":
-            end = _PROPERTY.match(buffer, at).end()  # type: ignore[union-attr]  # always matches & or !
-            column += end - at
-            at = end
-            while buffer[at] in " \t\r\n\x85\u2028\u2029#":
-                if buffer[at] == "#":
-                    while buffer[at] not in "\r\n\x85\u2028\u2029\0":
-                        at += 1
-                elif buffer[at] in " \t":
-                    column += 1
-                    at += 1
-                else:
-                    at += 2 if buffer[at : at + 2] == "\r\n" else 1
-                    line, column = line + 1, 0
+        at, line, column = _skip_properties(buffer, mark.pointer, mark.line, mark.column)
         return Mark(mark.name, mark.index + at - mark.pointer, line, column, buffer, at)
 
     def _compose_collection(self, kind: type, end_kind: type, anchor: str | None) -> Node:
@@ -241,6 +266,27 @@ class _Composer(Composer):
                 items.append(self.compose_node(node, len(items)))
         node.end_mark = self.get_event().end_mark
         return node
+
+
+def _skip_properties(buffer: str, at: int, line: int, column: int) -> tuple[int, int, int]:
+    """Skip the `&anchor` / `!tag` properties starting at `buffer[at]` and the blanks,
+    line breaks and comments after them; the new index, line and column (0-based).
+    `buffer` must end with a NUL."""
+    while buffer[at] in "&!":
+        end = _PROPERTY.match(buffer, at).end()  # type: ignore[union-attr]  # always matches & or !
+        column += end - at
+        at = end
+        while buffer[at] in " \t\r\n\x85\u2028\u2029#":
+            if buffer[at] == "#":
+                while buffer[at] not in "\r\n\x85\u2028\u2029\0":
+                    at += 1
+            elif buffer[at] in " \t":
+                column += 1
+                at += 1
+            else:
+                at += 2 if buffer[at : at + 2] == "\r\n" else 1
+                line, column = line + 1, 0
+    return at, line, column
 
 
 _COUNTED_CHARS = "\n\r\x85\u2028\u2029\ufeff"  # line breaks and the BOM (not counted as a column)
@@ -326,6 +372,67 @@ class _Loader(Reader, Scanner, Parser, _Composer):
                 self.column = 0
             elif char != "\ufeff":
                 self.column += 1
+
+
+# --------------------------------------------------------------------------
+# Composition with libyaml (when PyYAML was built with it)
+
+
+# Texts the fast path leaves to the pure path because libyaml and PyYAML read them
+# differently: libyaml accepts tabs in places where PyYAML reports them, and
+# PyYAML does not count a byte order mark as a column.
+_FAST_PATH_REFUSES = re.compile("[\t\ufeff]")
+# A block scalar header as PyYAML accepts it: libyaml also takes `|#comment`.
+_BLOCK_HEADER = re.compile(r"[|>](?:[-+][0-9]?|[0-9][-+]?)?[ \r\n\x85\u2028\u2029]")
+
+
+class _Disagreement(Exception):
+    """libyaml read something that PyYAML would read differently."""
+
+
+_FastLoader: Any = None
+if yaml.__with_libyaml__:
+    from yaml._yaml import CParser
+
+    class _FastLoader(_Composer, CParser):  # type: ignore[no-redef]
+        """libyaml's parser (C) with our composer; marks lack only the text snippet.
+
+        The few constructs that libyaml reads differently from PyYAML raise
+        `_Disagreement`, so that the pure path loads the file:
+
+        * the stream end: libyaml adds a line break if the text lacks one, which
+          moves the marks of empty values at the end (`load_fast` requires one);
+        * an empty value in a flow collection (`{a: }`): the marks differ;
+        * `?` in a flow collection: libyaml lets plain scalars contain it, PyYAML
+          ends them there (and `:?` splits differently);
+        * a comment right after a block scalar header (`|#`): PyYAML refuses it.
+        """
+
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            _Composer.__init__(self)
+            self._text = stream + "\0"
+
+        def compose_node(self, parent: Node | None, index: Any) -> Node:
+            node = _Composer.compose_node(self, parent, index)
+            if node.__class__ is ScalarNode:
+                style = node.style
+                if style is None:
+                    if not node.value and parent is not None and parent.flow_style:
+                        raise _Disagreement
+                elif style in "|>" and _BLOCK_HEADER.match(self._text, node.start_mark.index) is None:
+                    raise _Disagreement
+            return node
+
+        def _compose_collection(self, kind: type, end_kind: type, anchor: str | None) -> Node:
+            node = _Composer._compose_collection(self, kind, end_kind, anchor)
+            if node.flow_style and self._text.find("?", node.start_mark.index, node.end_mark.index) >= 0:
+                raise _Disagreement
+            return node
+
+        def _after_properties(self, mark: Mark) -> Mark:
+            at, line, column = _skip_properties(self._text, mark.index, mark.line, mark.column)
+            return Mark(mark.name, at, line, column, None, None)
 
 
 # --------------------------------------------------------------------------
