@@ -45,11 +45,9 @@ class RulesetCompiler:
     def _compile(self, text: str, origin: ExpressionOrigin, registry: Registry, expect: Any) -> Any:
         try:
             return compile_expression(text, registry, expect=expect, origin=origin)
-        except DslError as error:
-            self._report(error)
-        except _dsl_errors() as errors:  # several errors in one expression
-            for error in errors.errors:
-                self._report(error)
+        except DslError as error:  # `errors` lists every error found in the expression
+            for each in error.errors:
+                self._report(each)
         return None
 
     def _list_expression(self, path: Path, items: list[Any], registry: Registry, expect: Any) -> Any:
@@ -127,7 +125,11 @@ class RulesetCompiler:
     def _effect_args(self, spec: EffectSpec, raw: Any, path: Path, registry: Registry) -> dict[str, Any] | None:
         if not isinstance(raw, dict):
             required = [p for p in spec.params if p.required]
-            if raw is None and not required:
+            if raw is None:
+                if required:
+                    names = ", ".join(p.name for p in required)
+                    self.sink.error(self.doc.pos(path), f"effect '{spec.name}' needs the argument(s): {names}")
+                    return None
                 return {}
             if len(required) != 1:
                 names = ", ".join(p.name for p in spec.params) or "none"
@@ -175,6 +177,8 @@ class RulesetCompiler:
     def _literal_id(self, param: Any, value: Any, expected: Any, path: Path) -> str | None:
         ids = getattr(expected, "ids", None)
         known = list(ids()) if callable(ids) else None
+        if param.table:
+            known = list(self.doc.data.get(param.table, {}))
         if not isinstance(value, str) or (known is not None and value not in known):
             suffix = _suggest(str(value), known) if known else ""
             self.sink.error(self.doc.pos(path), f"'{value}' is not a {param.type}{suffix}")
@@ -286,14 +290,3 @@ def _suggest(name: str, known: Any) -> str:
 
     hint = difflib.get_close_matches(name, list(known or ()), n=1)
     return f"; did you mean '{hint[0]}'?" if hint else ""
-
-
-def _dsl_errors() -> type[Exception]:
-    """The DSL's several-errors exception type, if it has one."""
-    import brass_dsl
-
-    return getattr(brass_dsl, "DslErrors", _NoSuchError)
-
-
-class _NoSuchError(Exception):
-    errors: list[DslError] = []

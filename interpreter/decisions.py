@@ -48,6 +48,7 @@ class PartPlan:
     derived_at: list[list[tuple[str, Any]]]  # per param index: derived values computable once it is bound
     requires_at: list[list[Check]]  # per param index: preconditions decided once it is bound
     requires_first: list[Check]  # preconditions that need no choice of this part
+    then: Any = None  # the repeated part that must be done at least once after this part (or None)
 
 
 def plan_part(part: ActionPart, is_global: Any) -> PartPlan:
@@ -115,6 +116,9 @@ class DecisionEngine:
         self.game = game
         self.plans: dict[int, PartPlan] = {}
         self.memo: dict[tuple[Any, ...], bool] = {}
+        # an action whose repeated part must be done at least once is complete only with one repetition
+        self.required_repeats = {id(a.part): a.repeat.part for a in game.ruleset.actions.values()
+                                 if a.repeat is not None and a.repeat.min > 0}
         self.check_memo: dict[tuple[Any, ...], bool] = {}
 
     def plan(self, part: ActionPart) -> PartPlan:
@@ -122,6 +126,7 @@ class DecisionEngine:
         if plan is None:
             registry = self.game.ruleset.registry
             plan = self.plans[id(part)] = plan_part(part, lambda n: registry.lookup_name(n) is not None)
+            plan.then = self.required_repeats.get(id(part))
         return plan
 
     # -- evaluation ------------------------------------------------------------------
@@ -170,6 +175,7 @@ class DecisionEngine:
         """Forget what was completable: called whenever the state changes."""
         self.memo.clear()
         self.check_memo.clear()
+        self.game.cache.clear()
 
     def part_completable(self, part: ActionPart, env: Env, start: int = 0) -> bool:
         """Some choice of the params from `start` on meets every precondition of the part."""
@@ -186,13 +192,17 @@ class DecisionEngine:
             if not all(self.holds(r, env) for r in plan.requires_first):
                 return False
         if start >= len(part.params):
-            return True
+            return plan.then is None or self._then_completable(plan.then, env)
         for value in self.domain(part, start, env):
             ok = self.try_value(plan, start, value, env) and self.part_completable(part, env, start + 1)
             self.unbind(plan, start, env)
             if ok:
                 return True
         return False
+
+    def _then_completable(self, part: ActionPart, env: Env) -> bool:
+        inner = self.env(dict(env.vars, nth=1))
+        return self.part_completable(part, inner)
 
     def try_value(self, plan: PartPlan, i: int, value: Any, env: Env) -> bool:
         """Bind param i to value (and derived values); True if its preconditions hold."""
@@ -206,9 +216,8 @@ class DecisionEngine:
             env.vars.pop(name, None)
 
     def action_completable(self, action: Action, env: Env) -> bool:
-        if not self.part_completable(action.part, env):
-            return False
-        return True
+        """The action can be completed: its choices, and its repeated part's minimum (R-SELL-05 …)."""
+        return self.part_completable(action.part, env)
 
     def repeat_possible(self, action: Action, vars: dict[str, Any], done: int) -> bool:
         repeat = action.repeat
@@ -251,7 +260,7 @@ class DecisionEngine:
                 parts.append(text)
                 continue
             try:
-                parts.append(self.game.describe(expr(env)))
+                parts.append(self.game.describe(expr(env), expr.type.name))
             except (DslError, KeyError, AttributeError, TypeError):
                 parts.append("?")
         return "".join(parts).strip()

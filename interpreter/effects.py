@@ -34,6 +34,7 @@ class EffectParam:
     required: bool = True
     literal: bool = False  # a plain id of `type`, not an expression
     binds: tuple[tuple[str, str], ...] = ()  # variables visible in the expression: (name, type)
+    table: str = ""  # for a literal: the ruleset section whose keys are the allowed values
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +77,6 @@ EFFECTS: dict[str, EffectSpec] = {e.name: e for e in (
             "The player may name the producers among equally good ones; otherwise the documented default applies.",
             {ACTION}, P("resource", "resource", "Resource id.", literal=True), P("amount", "int", "Cubes or barrels."),
             P("at", "list[location]", "Where the resource is needed (distance is measured from the nearest)."),
-            P("merchant", "merchant_tile", "Merchant whose barrel may serve a sale.", required=False),
             rules=("R-COAL-02", "R-COAL-03", "R-IRON-02", "R-IRON-03", "R-BEER-02")),
     _effect("build_tile", "Take the lowest tile of the industry from the acting player's mat and place it on the "
             "slot (replacing the tile there when overbuilding); producers receive their output for the era.",
@@ -95,7 +95,8 @@ EFFECTS: dict[str, EffectSpec] = {e.name: e for e in (
     _effect("use_merchant_beer", "Take the barrel beside a merchant tile and apply that merchant's beer bonus.",
             {ACTION}, P("merchant", "merchant_tile", "Merchant tile."), rules=("R-SELL-03", "R-SELL-07")),
     _effect("gain_wild_card", "Take a wild card of a kind from its pile.", {ACTION},
-            P("kind", "str", "wild_location or wild_industry.", literal=True), rules=("R-SCOUT-01",)),
+            P("kind", "str", "A wild card id of `wild_cards`.", literal=True, table="wild_cards"),
+            rules=("R-SCOUT-01",)),
     _effect("develop_without_iron", "The acting player removes the lowest tile of an industry of their choice "
             "(not a tile that cannot be developed) from their mat, without iron.", {BONUS},
             P("tiles", "int", "Number of tiles."), rules=("R-MERCH-01",)),

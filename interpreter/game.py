@@ -71,6 +71,7 @@ class Game:
         self.answers: dict[str, Any] = {}
         self.tasks: deque[tuple[Any, ...]] = deque()
         self.moves: list[dict[str, Any]] = []
+        self.cache: dict[Any, Any] = {}  # facts derived from the state, emptied whenever it changes
         self._merchant_locations = [l.id for l in ruleset.locations.values() if l.kind == "merchant"]
         self._stacks = {i: [s for s in specs for _ in range(s.count)] for i, specs in ruleset.tiles.items()}
         self._slots = {s.id: s for s in ruleset.slots}
@@ -120,10 +121,19 @@ class Game:
         return sorted(self.state.tiles.values(), key=lambda t: self._slot_key(t.slot))
 
     def in_network(self, player: Player, location: str) -> bool:
-        if any(t.owner is player for t in self.tiles_at(location)):
-            return True
-        links = self.ruleset.links
-        return any(seat == player.seat and location in links[k].ends for k, seat in self.state.links.items())
+        return location in self.network_of(player)
+
+    def network_of(self, player: Player) -> frozenset[str]:
+        """Locations with the player's tiles or touching their links (R-CONN-01); cached until the state changes."""
+        key = ("network", player.seat)
+        found = self.cache.get(key)
+        if found is None:
+            places = {t.slot.location for t in self.state.tiles.values() if t.owner is player}
+            for link_id, seat in self.state.links.items():
+                if seat == player.seat:
+                    places.update(self.ruleset.links[link_id].ends)
+            found = self.cache[key] = frozenset(places)
+        return found
 
     def connected(self, a: str, b: str) -> bool:
         self.network.update(self.state.links)
@@ -357,13 +367,14 @@ class Game:
 
     # == describing values for messages ======================================================
 
-    def describe(self, value: Any) -> str:
+    def describe(self, value: Any, type_name: str = "") -> str:
+        """A value as a player reads it: names instead of ids, for messages."""
         rs = self.ruleset
         if isinstance(value, str):
-            for table in (rs.locations, rs.industries, rs.resources):
-                if value in table:
-                    return table[value].name
-            if any(e.id == value for e in rs.eras):
+            tables = {"location": rs.locations, "industry": rs.industries, "resource": rs.resources}
+            if type_name in tables and value in tables[type_name]:
+                return tables[type_name][value].name
+            if type_name == "era":
                 return rs.era(value).name
             return value
         if isinstance(value, Player):
@@ -414,6 +425,7 @@ class Game:
             self.tasks.popleft()
             self.answers.clear()
             self.question = None
+        self.decisions.clear_memo()  # the last step changed the state too
 
     def _queue_steps(self, steps: Iterable[EffectStep], vars: dict[str, Any]) -> None:
         self.tasks.extend(("step", step, dict(vars)) for step in steps)
