@@ -74,7 +74,8 @@ def _parameters_cell(spec: EffectSpec) -> str:
 
 def _parameter_line(p: EffectParam) -> str:
     if p.literal:
-        kind = "a plain word, not an expression" if p.type == "str" else f"a {p.type} id, written plainly (not an expression)"
+        plain = "a plain word" if p.type == "str" else f"a {p.type} id, written plainly"
+        kind = f"{plain} (not an expression)"
     else:
         kind = p.type
     notes = [kind]
@@ -266,14 +267,15 @@ def section_text(markdown: str, section: str) -> str | None:
 
 
 def undocumented_keys(markdown: str, sections: Mapping[str, Any] = schema.SECTIONS) -> list[str]:
-    """Sections without a heading, and keys not mentioned (as `key`) under their section's heading."""
+    """Sections without a heading, and keys not mentioned (as `key` or `parent.key`) under their section's heading."""
     missing = []
     for section, section_schema in sections.items():
         text = section_text(markdown, section)
         if text is None:
             missing.append(section)
             continue
-        missing += [f"{section}: {key}" for key in sorted(section_keys(section_schema)) if f"`{key}`" not in text]
+        missing += [f"{section}: {key}" for key in sorted(section_keys(section_schema))
+                    if not re.search(rf"`(?:[a-z_]+\.)*{key}`", text)]
     return missing
 
 
