@@ -51,7 +51,8 @@ class CrossChecker:
     def run(self) -> None:
         for check in (self.check_locations, self.check_links, self.check_industries, self.check_tiles,
                       self.check_cards, self.check_merchants, self.check_resources, self.check_income,
-                      self.check_eras, self.check_player_count_tables, self.check_rule_citations):
+                      self.check_eras, self.check_player_count_tables, self.check_rule_citations,
+                      self.check_actions, self.check_card_arithmetic):
             check()
 
     def check_locations(self) -> None:
@@ -184,6 +185,31 @@ class CrossChecker:
             counts = [o["links"] for o in era["network"]]
             if counts != sorted(set(counts)):
                 self.error(("eras", n, "network"), "network options must be listed by number of links, each once")
+
+    def check_actions(self) -> None:
+        for aid, action in self.data["actions"].items():
+            repeat = action.get("repeat")
+            if repeat and "max" in repeat and repeat.get("min", 1) > repeat["max"]:
+                self.error(("actions", aid, "repeat", "min"), f"action '{aid}': repeat min {repeat.get('min', 1)} "
+                                                             f"is more than its max {repeat['max']}")
+
+    def check_card_arithmetic(self) -> None:
+        """Each era's rounds must play exactly the deck (R-SETUP-12): the era ends when the cards run out."""
+        setup = self.data["setup"]
+        for players in self.data["players"]:
+            deck = sum(card["count"].get(players, 0) for card in self.data["cards"].values())
+            rounds = setup["rounds_per_era"].get(players)
+            if rounds is None:
+                continue
+            for n, era in enumerate(self.data["eras"]):
+                turns = era.get("first_round_actions", era["actions_per_turn"]) + (rounds - 1) * era["actions_per_turn"]
+                face_down = setup["face_down_discards"] * players if n == 0 else 0
+                played = turns * players + face_down
+                if played != deck:
+                    self.error(("setup", "rounds_per_era", players),
+                               f"with {players} players, {rounds} rounds of the {era['name']} use {played} cards "
+                               f"({turns} actions each{f' + {face_down} face down' if face_down else ''}), "
+                               f"but the deck has {deck}")
 
     def check_player_count_tables(self) -> None:
         supported = self.data["players"]

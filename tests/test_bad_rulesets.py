@@ -232,3 +232,23 @@ def test_missing_section_in_a_full_ruleset(tmp_path: Path, capsys) -> None:
     assert any("missing required key 'income_track'" in m for m in messages), messages
     code, output = cli_output(folder, capsys)
     assert code == 1 and "Traceback" not in output
+
+
+def test_rounds_must_play_exactly_the_deck(tmp_path: Path) -> None:
+    """R-SETUP-12: 8 rounds at 4 players use the 64 cards; 9 would need 72."""
+    folder = variant(tmp_path, {"extra.yaml": """\
+        setup:
+          rounds_per_era: {2: 10, 3: 9, 4: 9}
+        """})
+    messages = errors_of(folder)
+    assert_located(messages, "extra.yaml", 2, "9 rounds of the Canal Era use 72 cards", "the deck has 64")
+
+
+def test_repeat_min_above_max(tmp_path: Path) -> None:
+    folder = variant(tmp_path, {"extra.yaml": """\
+        actions:
+          develop:
+            repeat:
+              min: 3
+        """})
+    assert_located(errors_of(folder), "extra.yaml", 4, "repeat min 3 is more than its max 2")
