@@ -166,7 +166,7 @@ class DecisionEngine:
     def domain(self, part: ActionPart, i: int, env: Env) -> list[Any]:
         try:
             return list(part.params[i].domain.fn(env))
-        except DslError:
+        except (DslError, KeyError):  # KeyError: an earlier choice it needs is not made
             return []
 
     # -- existence of a completion -------------------------------------------------------------
@@ -248,6 +248,8 @@ class DecisionEngine:
         levels = [plan.requires_first] + plan.requires_at[: (len(part.params) if upto is None else upto + 1)]
         failed = []
         for check in (c for level in levels for c in level):
+            if any(name not in env.vars for name in check.bound):
+                continue  # it reads a choice that was not made: it cannot be judged
             if not self.holds(check, env):
                 requirement = check.requirement
                 failed.append(Failure(requirement.rule, self.render(requirement, env), str(requirement.pos)))

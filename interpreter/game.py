@@ -72,6 +72,7 @@ class Game:
         self.tasks: deque[tuple[Any, ...]] = deque()
         self.moves: list[dict[str, Any]] = []
         self.cache: dict[Any, Any] = {}  # facts derived from the state, emptied whenever it changes
+        self._ended: Pending | None = None  # the last action, for explaining a refused extra repetition
         self._merchant_locations = [l.id for l in ruleset.locations.values() if l.kind == "merchant"]
         self._stacks = {i: [s for s in specs for _ in range(s.count)] for i, specs in ruleset.tiles.items()}
         self._slots = {s.id: s for s in ruleset.slots}
@@ -452,10 +453,14 @@ class Game:
         self._next_player()
 
     def _next_player(self) -> None:
+        self.state.turn_index += 1
+        self._first_player_with_cards()
+
+    def _first_player_with_cards(self) -> None:
+        """From the current turn position, skip players without cards (they have no turn); end the round if none is left."""
         state = self.state
-        state.turn_index += 1
         while state.turn_index < len(state.turn_order) and not self.me.hand:
-            state.turn_index += 1  # a player without cards has no turn
+            state.turn_index += 1
         if state.turn_index >= len(state.turn_order):
             self._queue_steps(self.ruleset.round_end, {})
             self.tasks.append(("after_round",))
@@ -472,7 +477,7 @@ class Game:
             return
         state.round += 1
         state.turn_index = 0
-        self._start_turn()
+        self._first_player_with_cards()
 
     def _flow_after_era(self) -> None:
         state = self.state
@@ -484,7 +489,7 @@ class Game:
         state.era_index += 1
         state.round = 1
         state.turn_index = 0
-        self._start_turn()
+        self._first_player_with_cards()
 
     def _flow_finish(self) -> None:
         self.state.finished = True
@@ -557,20 +562,27 @@ class Game:
         return "action" in action and len(action) > 1
 
     def _apply_whole(self, action: dict[str, Any]) -> None:
+        """Try the action on a copy first, so that a refusal leaves this game untouched."""
         if self.pending is not None or self.question is not None:
             raise IllegalAction("another action is being decided; finish it first")
-        snapshot = self._snapshot()
+        self._clone()._feed(action)  # raises IllegalAction with every reason
+        self._feed(action)
+
+    def _clone(self) -> "Game":
+        """An independent copy of this game between actions (no replay needed)."""
+        clone = Game(self.ruleset, state_from_dict(copy.deepcopy(state_to_dict(self.state)), self.ruleset, self.cards),
+                     self.cards, self.seed)
+        clone.moves = list(self.moves)
+        return clone
+
+    def _feed(self, action: dict[str, Any]) -> None:
         answers = list(action.get("answers", []))
-        try:
-            for decision in self._decisions_of(action):
-                self._answer_questions(answers)
-                if decision == {"done": True} and (self.pending is None or not self.pending.in_repeat):
-                    continue  # the repeated part already ended by itself
-                self._apply_decision(decision, explain_all=action)
+        for decision in self._decisions_of(action):
             self._answer_questions(answers)
-        except IllegalAction:
-            self._restore(snapshot)
-            raise
+            if decision == {"done": True} and (self.pending is None or not self.pending.in_repeat):
+                continue  # the repeated part already ended by itself
+            self._apply_decision(decision, whole=action)
+        self._answer_questions(answers)
 
     def _answer_questions(self, answers: list[Any]) -> None:
         """Answer open questions from a whole action's `answers`, else with the default (the first option)."""
@@ -592,6 +604,8 @@ class Game:
         if isinstance(repeats, dict):
             repeats = [repeats]
         for repetition in repeats:
+            if self.pending is None or self.pending.action is not found:
+                self._no_more_repeats(found, action)
             for param in found.repeat.part.params:
                 if param.name not in repetition:
                     raise IllegalAction(f"each of {found.repeat.name} needs '{param.name}'")
@@ -599,14 +613,14 @@ class Game:
         if self.pending is not None and self.pending.action is found:
             yield {"done": True}
 
-    def _apply_decision(self, decision: dict[str, Any], explain_all: dict[str, Any] | None = None) -> None:
+    def _apply_decision(self, decision: dict[str, Any], whole: dict[str, Any] | None = None) -> None:
         if self.question is not None:
             return self._answer(decision)
         if self.pending is None:
-            return self._start_action(decision, explain_all)
+            return self._start_action(decision, whole)
         if decision == {"done": True}:
             return self._finish_repeats()
-        self._choose(decision, explain_all)
+        self._choose(decision, whole)
 
     def _answer(self, decision: dict[str, Any]) -> None:
         if set(decision) != {"answer"} or decision["answer"] not in self.question["options"]:
@@ -616,19 +630,19 @@ class Game:
         self.moves.append(decision)
         self._run()
 
-    def _start_action(self, decision: dict[str, Any], explain_all: dict[str, Any] | None) -> None:
+    def _start_action(self, decision: dict[str, Any], whole: dict[str, Any] | None) -> None:
         action = self.ruleset.actions.get(decision.get("action")) if set(decision) == {"action"} else None
         if action is None:
             raise IllegalAction(f"choose an action first, e.g. {{'action': 'build'}}; "
                                 f"actions: {', '.join(self.ruleset.actions)}")
         env = self.decisions.env({})
         if not self.decisions.action_completable(action, env):
-            raise IllegalAction(f"{action.name} is not possible now", self._reasons(action, explain_all))
+            raise IllegalAction(f"{action.name} is not possible now", self._part_failures(action, whole))
         self.pending = Pending(action, {})
         self.moves.append(decision)
         self._after_choice()
 
-    def _choose(self, decision: dict[str, Any], explain_all: dict[str, Any] | None) -> None:
+    def _choose(self, decision: dict[str, Any], whole: dict[str, Any] | None) -> None:
         pending = self.pending
         part = self.decisions.current_part(pending)
         param = part.params[pending.index]
@@ -638,13 +652,14 @@ class Game:
         env = self.decisions.env(pending.vars)
         candidates = [v for v in self.decisions.domain(part, pending.index, env) if self.encode(v) == wanted]
         if not candidates:
-            raise IllegalAction(f"{wanted!r} is not a possible {param.name} here", self._reasons(pending.action, explain_all))
+            raise IllegalAction(f"{wanted!r} is not a possible {param.name} here",
+                                self._part_failures(pending.action, whole))
         plan = self.decisions.plan(part)
         value = candidates[0]
         ok = self.decisions.try_value(plan, pending.index, value, env)
         if not ok or not self.decisions.part_completable(part, env, pending.index + 1):
-            failures = self._reasons(pending.action, explain_all) or self.decisions.failures(part, env, pending.index)
             self.decisions.unbind(plan, pending.index, env)
+            failures = self._part_failures(pending.action, whole or {param.name: wanted})
             raise IllegalAction(f"{pending.action.name}: {param.name} {wanted!r} is not allowed", failures)
         pending.index += 1
         pending.decisions.append(decision)
@@ -678,6 +693,7 @@ class Game:
 
     def _end_action(self) -> None:
         self.note("action", player=self.me.seat, action=self.pending.action.id)
+        self._ended = self.pending
         self.pending = None
         self.tasks.append(("after_action",))
 
@@ -689,41 +705,69 @@ class Game:
         self._end_action()
         self._run()
 
-    def _reasons(self, action: Action, whole: dict[str, Any] | None) -> list[Failure]:
-        return self.explain(whole)["failures"] if whole else []
+    def _no_more_repeats(self, action: Action, whole: dict[str, Any]) -> None:
+        """The action ended by itself, but the whole action asks for another repetition: say why not."""
+        ended = self._ended
+        self.pending = Pending(action, dict(ended.vars, nth=ended.repeats_done + 1), in_repeat=True,
+                               repeats_done=ended.repeats_done)
+        try:
+            failures = self._part_failures(action, whole)
+        finally:
+            self.pending = None
+        raise IllegalAction(f"{action.name}: no more than {ended.repeats_done} of {action.repeat.name} "
+                            f"possible here", failures)
+
+    def _part_failures(self, action: Action, whole: dict[str, Any] | None) -> list[Failure]:
+        """Every failed precondition of the part being decided, with all its choices from `whole` bound."""
+        pending = self.pending
+        choices = dict(whole or {})
+        if pending is not None and pending.in_repeat:
+            done = pending.repeats_done
+            repeats = choices.get(action.repeat.name, [])
+            repeats = [repeats] if isinstance(repeats, dict) else repeats
+            choices = dict(repeats[done]) if done < len(repeats) else dict(whole or {})
+        part = action.repeat.part if pending is not None and pending.in_repeat else action.part
+        env = self.decisions.env(dict(pending.vars) if pending is not None else {})
+        failures = self._bind_choices(part, choices, env, start=pending.index if pending is not None else 0)
+        failures += self.decisions.failures(part, env)
+        if not failures and pending is None and action.repeat is not None and action.repeat.min > 0:
+            repeats = choices.get(action.repeat.name, [{}])
+            first = repeats[0] if isinstance(repeats, list) and repeats else repeats if isinstance(repeats, dict) else {}
+            renv = self.decisions.env(dict(env.vars, nth=1))
+            failures = self._bind_choices(action.repeat.part, first, renv, 0)
+            failures += self.decisions.failures(action.repeat.part, renv)
+            if not failures:
+                failures = [Failure(None, f"{action.name} needs at least {action.repeat.min} of "
+                                          f"{action.repeat.name}, and none is possible now", "")]
+        return failures
+
+    def _bind_choices(self, part: Any, choices: dict[str, Any], env: Env, start: int) -> list[Failure]:
+        """Bind the given choices of a part (from param `start` on); report values that are not possible."""
+        plan = self.decisions.plan(part)
+        self.decisions.bind_derived(plan.derived_first, env)
+        failures = []
+        for i in range(start, len(part.params)):
+            param = part.params[i]
+            needs = param.domain.names_used & {p.name for p in part.params}
+            if param.name not in choices or any(n not in env.vars for n in needs):
+                continue
+            value = self._decode(part, param, choices[param.name], env)
+            if value is None:
+                failures.append(Failure(None, f"{choices[param.name]!r} is not a possible {param.name}", ""))
+                continue
+            env.vars[param.name] = value
+            self.decisions.bind_derived(plan.derived_at[i], env)
+        return failures
 
     def explain(self, action: dict[str, Any]) -> dict[str, Any]:
-        """Whether a whole action is legal now and, if not, every precondition it fails."""
-        found = self.ruleset.actions.get(action.get("action")) if isinstance(action, dict) else None
-        if found is None:
+        """Whether a whole action is legal now and, if not, every precondition it fails (nothing changes)."""
+        if not isinstance(action, dict) or action.get("action") not in self.ruleset.actions:
             return {"legal": False, "failures": [Failure(None, f"unknown action {action!r}", "")]}
-        env = self.decisions.env({})
-        failures: list[Failure] = []
-        for param in found.part.params:
-            if param.name in action:
-                value = self._decode(found.part, param, action[param.name], env)
-                if value is None:
-                    failures.append(Failure(None, f"{action[param.name]!r} is not a possible {param.name}", ""))
-                    return {"legal": False, "failures": failures}
-                env.vars[param.name] = value
-        plan = self.decisions.plan(found.part)
-        for level in plan.derived_at:
-            self.decisions.bind_derived([d for d in level if all(n in env.vars or n not in
-                                         {p.name for p in found.part.params} for n in d[1].names_used)], env)
-        failures += self.decisions.failures(found.part, env)
-        if found.repeat is not None:
-            repeats = action.get(found.repeat.name, [])
-            for n, repetition in enumerate(repeats if isinstance(repeats, list) else [repeats], start=1):
-                renv = self.decisions.env(dict(env.vars, nth=n))
-                for param in found.repeat.part.params:
-                    if param.name in repetition:
-                        value = self._decode(found.repeat.part, param, repetition[param.name], renv)
-                        if value is not None:
-                            renv.vars[param.name] = value
-                for level in self.decisions.plan(found.repeat.part).derived_at:
-                    self.decisions.bind_derived(level, renv)
-                failures += self.decisions.failures(found.repeat.part, renv)
-        return {"legal": not failures, "failures": failures}
+        try:
+            self._clone()._feed(action)
+        except IllegalAction as refused:
+            return {"legal": False, "failures": refused.failures or [Failure(None, str(refused), "")]}
+        return {"legal": True, "failures": []}
 
     def _decode(self, part: Any, param: Any, wanted: Any, env: Env) -> Any:
         i = part.params.index(param)
