@@ -13,9 +13,11 @@ offending value.
 from __future__ import annotations
 
 import difflib
+import functools
 from typing import Any, Iterator
 
 from cerberus import TypeDefinition, Validator
+from cerberus.schema import DefinitionSchema
 from cerberus.errors import ValidationError
 
 from interpreter.errors import DiagnosticSink
@@ -253,13 +255,26 @@ class _RulesetValidator(Validator):
             self._error(field, "an effect step names exactly one effect: `- name` or `- name: arguments`")
 
 
+@functools.cache
+def _definitions() -> DefinitionSchema:
+    """SECTIONS as cerberus checks and expands it, once per process (a validator
+    given a DefinitionSchema takes it as it is)."""
+    schema = _RulesetValidator(SECTIONS, allow_unknown=False).schema
+    assert isinstance(schema, DefinitionSchema)
+    return schema
+
+
 def validate_structure(doc: Document, sink: DiagnosticSink, *, partial: bool = False) -> bool:
     """Check the merged ruleset document's shape; report every problem to `sink`."""
     if not isinstance(doc.data, dict):
         sink.error(doc.pos(()), "a ruleset must be a mapping of sections")
         return False
-    validator = _RulesetValidator(SECTIONS, allow_unknown=False)
-    if validator.validate(doc.data, update=partial):
+    validator = _RulesetValidator(_definitions(), allow_unknown=False)
+    # No normalization: the schema has no rule that normalizes (coerce, default,
+    # rename, purge), so it would only walk the whole document once more (and
+    # cerberus' normalizer crashed on a mapping such as `{type: x}` written where
+    # a list of ids belongs).
+    if validator.validate(doc.data, update=partial, normalize=False):
         return True
     for error in _leaf_errors(validator._errors):
         path = tuple(error.document_path)

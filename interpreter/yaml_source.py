@@ -401,7 +401,7 @@ if yaml.__with_libyaml__:
         `_Disagreement`, so that the pure path loads the file:
 
         * the stream end: libyaml adds a line break if the text lacks one, which
-          moves the marks of empty values at the end (`load_fast` requires one);
+          moves the marks of empty values at the end (`_load_fast` requires one);
         * an empty value in a flow collection (`{a: }`): the marks differ;
         * `?` in a flow collection: libyaml lets plain scalars contain it, PyYAML
           ends them there (and `:?` splits differently);
