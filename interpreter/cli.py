@@ -2,6 +2,11 @@
 
     brass check [RULESET]          validate a ruleset; list every error as FILE:LINE:COL: message
     brass show [RULESET] [--json]  print the fully resolved ruleset (after `extends`)
+    brass simulate [RULESET] --players N --games K --seed S [--bot random|greedy] [--json] [--check]
+                                   play K games between bots; print statistics
+    brass play [RULESET] --players N --seed S --seats human,greedy,... [--load FILE] [--save FILE]
+                                   play at the terminal against bots
+    brass replay RECORD [--step]   replay a saved game move by move
 
 RULESET is a folder holding a ruleset.yaml or the name of a built-in ruleset; it
 defaults to the built-in Brass: Birmingham. Bad input never produces a Python
@@ -62,7 +67,42 @@ def _parser() -> argparse.ArgumentParser:
     _ruleset_argument(show)
     show.add_argument("--json", action="store_true", help="print JSON instead of YAML")
     show.set_defaults(run=run_show)
+
+    simulate = commands.add_parser("simulate", help="play many games between bots and print statistics")
+    _ruleset_argument(simulate)
+    simulate.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    simulate.add_argument("--games", type=_positive, default=10, help="number of games (default 10)")
+    simulate.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed + i")
+    simulate.add_argument("--bot", default="random",
+                          help="random or greedy for every seat, or one per seat: greedy,random,... (default random)")
+    simulate.add_argument("--json", action="store_true", help="print machine-readable JSON (reproducible)")
+    simulate.add_argument("--timings", action="store_true", help="add seconds per game to --json")
+    simulate.add_argument("--check", action="store_true", help="check the invariants after every decision")
+    simulate.set_defaults(run=run_simulate)
+
+    play = commands.add_parser("play", help="play a game at the terminal against bots")
+    _ruleset_argument(play)
+    play.add_argument("--players", type=int, default=2, help="number of players (default 2; a --load file decides)")
+    play.add_argument("--seed", type=int, default=0, help="seed of the game (default 0; a --load file decides)")
+    play.add_argument("--seats", help="who plays each seat: human, greedy or random, comma-separated "
+                                      "(default: human,greedy,...)")
+    play.add_argument("--load", metavar="FILE", help="resume a saved game")
+    play.add_argument("--save", metavar="FILE", help="where `s` saves the game (default: the --load file)")
+    play.set_defaults(run=run_play)
+
+    replay = commands.add_parser("replay", help="replay a saved game move by move")
+    replay.add_argument("record", help="a saved game (the JSON written by `brass play`'s s)")
+    replay.add_argument("--step", action="store_true", help="wait for Enter after each move (q stops)")
+    replay.add_argument("--ruleset", help="ruleset to replay with (default: the one named in the record)")
+    replay.set_defaults(run=run_replay)
     return parser
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _ruleset_argument(command: argparse.ArgumentParser) -> None:
@@ -115,6 +155,100 @@ def run_show(args: argparse.Namespace) -> int:
     else:
         print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), end="")
     return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from interpreter.simulate import seat_bots, simulate
+
+    ruleset = load_ruleset(args.ruleset)
+    _check_players(ruleset, args.players)
+    bot = args.bot.split(",") if "," in args.bot else args.bot
+    try:
+        seat_bots(bot, args.players)
+    except ValueError as error:
+        raise BrassError(str(error)) from None
+    progress = _progress_bar(args.games) if sys.stderr.isatty() else None
+    try:
+        if progress is None:
+            result = simulate(ruleset, args.players, args.games, args.seed, bot, args.check)
+        else:
+            with progress[0]:
+                result = simulate(ruleset, args.players, args.games, args.seed, bot, args.check, progress[1])
+    except ValueError as error:  # an unknown bot name
+        raise BrassError(str(error)) from None
+    if args.json:
+        print(json.dumps(result.to_dict(timings=args.timings), indent=2, sort_keys=False))
+    else:
+        _print_simulation(result)
+    return 0
+
+
+def _check_players(ruleset: Ruleset, players: int) -> None:
+    if players not in ruleset.players:
+        raise BrassError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, "
+                         f"not {players}")
+
+
+def _progress_bar(total: int) -> tuple[Any, Any]:
+    """A rich progress bar on stderr and the callback that advances it."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=Console(stderr=True), transient=True)
+    task = bar.add_task("games", total=total)
+    return bar, lambda done: bar.update(task, completed=done)
+
+
+def _print_simulation(result: Any) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    stats = result.statistics(timings=True)
+    console = Console()
+    title = (f"{result.ruleset}: {len(result.games)} game(s), {result.players} players, seeds "
+             f"{result.seed}..{result.seed + len(result.games) - 1}, bots {','.join(result.bots)}"
+             f"{', invariants checked' if result.checked else ''}")
+    console.print(title, highlight=False, soft_wrap=True)
+    seats = Table(box=None)
+    for column in ("seat", "bot", "VP min", "VP mean", "VP max", "wins"):
+        seats.add_column(column, justify="left" if column == "bot" else "right")
+    for seat in range(1, result.players + 1):
+        vp, wins = stats["vp_by_seat"][str(seat)], stats["wins_by_seat"][str(seat)]
+        seats.add_row(str(seat), result.bots[seat - 1], str(vp["min"]), f"{vp['mean']:.1f}", str(vp["max"]),
+                      f"{wins:.2f}")
+    console.print(seats)
+    console.print(f"wins: a win shared by k seats counts 1/k for each ({stats['shared_wins']} shared)",
+                  highlight=False)
+    length = Table(box=None)
+    for column in ("per game", "min", "mean", "max"):
+        length.add_column(column, justify="left" if column == "per game" else "right")
+    for name, key, fmt in (("actions", "actions", "{:g}"), ("decisions", "decisions", "{:g}"),
+                           ("seconds", "seconds_per_game", "{:.3f}")):
+        row = stats[key]
+        length.add_row(name, *(fmt.format(row[k]) for k in ("min", "mean", "max")))
+    console.print(length)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from interpreter.play import run_play as play, stdin_reader
+
+    ruleset = load_ruleset(args.ruleset)
+    return play(ruleset, args.players, args.seed, args.seats, args.load, args.save, Console(),
+                stdin_reader(sys.stdin))
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from interpreter.play import run_replay as replay, stdin_reader
+
+    def ruleset_for(name: str) -> Ruleset:
+        return load_ruleset(args.ruleset or name)
+
+    return replay(ruleset_for, args.record, args.step, Console(), stdin_reader(sys.stdin))
 
 
 def _plain(value: Any) -> Any:

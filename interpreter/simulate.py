@@ -1,0 +1,156 @@
+"""Many games between bots: statistics of a ruleset, and a fuzzer of the engine.
+
+    summary = simulate(load_ruleset("birmingham"), players=3, games=20, seed=1, bot="greedy", check=True)
+    summary.to_dict()          # JSON-ready and reproducible (no timings unless asked)
+
+Game i uses seed `seed + i`, and the bot in each seat gets a seed derived from the
+game's seed and the seat, so every game can be rerun alone from its own seed. With
+`check`, the invariants (`invariants.py`) are checked after every decision, and the
+first violation stops the run with an error naming the game's seed and the decision.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from interpreter.bots import Bot, bot_seed, deciding_seat, make_bot
+from interpreter.errors import BrassError
+from interpreter.game import Game
+from interpreter.invariants import check_invariants
+from interpreter.model import Ruleset
+
+BotSpec = str | Sequence[str]  # one bot name for every seat, or one per seat
+
+
+class InvariantViolation(BrassError):
+    """A state that breaks a conservation law or bound: a bug in the engine or the ruleset."""
+
+    def __init__(self, seed: int, action: int, decision: int, move: dict[str, Any], problems: list[str]) -> None:
+        self.seed, self.action, self.decision, self.problems = seed, action, decision, problems
+        lines = [f"invariant broken in the game with seed {seed}, action {action} (decision {decision}: {move})"]
+        super().__init__("\n".join(lines + [f"  - {p}" for p in problems]))
+
+
+@dataclass
+class GameRecord:
+    """What one simulated game produced."""
+
+    seed: int
+    standings: list[dict[str, Any]]
+    winners: list[int]  # every seat in first place (several on a full tie, R-END-02)
+    actions: int  # decisions that start an action
+    decisions: int  # every decision applied, answers to questions included
+    seconds: float
+    violations: list[str] = field(default_factory=list)
+
+    def to_dict(self, timings: bool = False) -> dict[str, Any]:
+        data = {"seed": self.seed, "winners": self.winners, "actions": self.actions, "decisions": self.decisions,
+                "standings": self.standings, "violations": self.violations}
+        if timings:
+            data["seconds"] = self.seconds
+        return data
+
+
+@dataclass
+class Summary:
+    """A run of games: its arguments, each game, and the statistics over them."""
+
+    ruleset: str
+    players: int
+    seed: int
+    bots: list[str]  # per seat
+    checked: bool
+    games: list[GameRecord]
+
+    def vp_by_seat(self) -> dict[int, list[int]]:
+        seats: dict[int, list[int]] = {s: [] for s in range(1, self.players + 1)}
+        for game in self.games:
+            for row in game.standings:
+                seats[row["seat"]].append(row["vp"])
+        return seats
+
+    def wins_by_seat(self) -> dict[int, float]:
+        """Wins per seat; a win shared by k seats counts 1/k for each, so the wins add up to the games."""
+        wins = {s: 0.0 for s in range(1, self.players + 1)}
+        for game in self.games:
+            for seat in game.winners:
+                wins[seat] += 1 / len(game.winners)
+        return wins
+
+    def shared_wins(self) -> int:
+        return sum(1 for g in self.games if len(g.winners) > 1)
+
+    def statistics(self, timings: bool = False) -> dict[str, Any]:
+        stats: dict[str, Any] = {
+            "vp_by_seat": {str(s): _spread(v) for s, v in self.vp_by_seat().items()},
+            "wins_by_seat": {str(s): round(w, 6) for s, w in self.wins_by_seat().items()},
+            "shared_wins": self.shared_wins(),
+            "actions": _spread([g.actions for g in self.games]),
+            "decisions": _spread([g.decisions for g in self.games]),
+            "violations": sum(len(g.violations) for g in self.games),
+        }
+        if timings:
+            stats["seconds_per_game"] = _spread([g.seconds for g in self.games], digits=4)
+        return stats
+
+    def to_dict(self, timings: bool = False) -> dict[str, Any]:
+        """JSON-ready; identical for identical arguments unless `timings` adds the clock readings."""
+        return {"ruleset": self.ruleset, "players": self.players, "games": len(self.games), "seed": self.seed,
+                "bots": self.bots, "checked": self.checked, "wins": "shared wins count 1/k for each of k winners",
+                "summary": self.statistics(timings), "per_game": [g.to_dict(timings) for g in self.games]}
+
+
+def _spread(values: Sequence[float], digits: int = 2) -> dict[str, float]:
+    if not values:
+        return {"min": 0, "mean": 0, "max": 0}
+    low, high = min(values), max(values)
+    if isinstance(low, float) or isinstance(high, float):
+        low, high = round(low, digits), round(high, digits)
+    return {"min": low, "mean": round(sum(values) / len(values), digits), "max": high}
+
+
+def seat_bots(bot: BotSpec, players: int) -> list[str]:
+    """One bot name per seat from a single name or a list; ValueError if the list has the wrong length."""
+    names = [bot] * players if isinstance(bot, str) else list(bot)
+    if len(names) != players:
+        raise ValueError(f"{len(names)} bots given for {players} players")
+    return names
+
+
+def play_game(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str], check: bool = False) -> GameRecord:
+    """Play one game between bots to the end; raise InvariantViolation on the first broken invariant."""
+    start = time.perf_counter()
+    game = Game.new(ruleset, players, seed)
+    seats: dict[int, Bot] = {s: make_bot(bots[s - 1], bot_seed(seed, s)) for s in range(1, players + 1)}
+    actions = decisions = 0
+    while not game.is_over:
+        move = seats[deciding_seat(game)].choose(game)
+        game.apply(move)
+        decisions += 1
+        actions += "action" in move
+        if check:
+            problems = check_invariants(game)
+            if problems:
+                raise InvariantViolation(seed, actions, decisions, move, problems)
+    standings = game.standings()
+    winners = sorted(row["seat"] for row in standings if row["place"] == 1)
+    return GameRecord(seed, standings, winners, actions, decisions, time.perf_counter() - start)
+
+
+def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0, bot: BotSpec = "random",
+             check: bool = False, progress: Callable[[int], None] | None = None) -> Summary:
+    """Play `games` games (game i with seed `seed + i`); `progress(i)` is called after each one."""
+    if players not in ruleset.players:
+        raise ValueError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, "
+                         f"not {players}")
+    names = seat_bots(bot, players)
+    for name in set(names):
+        make_bot(name, 0)  # an unknown name fails before any game is played
+    records = []
+    for i in range(games):
+        records.append(play_game(ruleset, players, seed + i, names, check))
+        if progress is not None:
+            progress(i + 1)
+    return Summary(ruleset.name, players, seed, names, check, records)

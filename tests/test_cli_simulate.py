@@ -1,0 +1,155 @@
+"""The `brass simulate`, `brass play` and `brass replay` commands: reproducible JSON, exit
+codes, a whole game played from a pipe, and clean errors (never a traceback) on bad files."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+
+
+def brass(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run the real command in a new process, as a person at a shell would (slower: used sparingly)."""
+    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], input=stdin, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    """Run a command in this process (the ruleset stays cached) with the given input; (status, out, err)."""
+    def run_(*args: str, stdin: str = "") -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        status = main(list(args))
+        captured = capsys.readouterr()
+        return status, captured.out, captured.err
+    return run_
+
+
+def simulate_json(capsys: pytest.CaptureFixture[str], *extra: str) -> dict:
+    assert main(["simulate", "--players", "2", "--games", "2", "--seed", "9", "--json", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_simulate_json_is_identical_for_identical_arguments(capsys) -> None:
+    first = simulate_json(capsys, "--bot", "greedy,random", "--check")
+    second = simulate_json(capsys, "--bot", "greedy,random", "--check")
+    assert first == second
+    assert [g["seed"] for g in first["per_game"]] == [9, 10]
+    assert all(g["actions"] == 78 and g["violations"] == [] for g in first["per_game"])
+    assert sum(first["summary"]["wins_by_seat"].values()) == pytest.approx(2)
+    assert "seconds" not in json.dumps(first)
+
+
+def test_simulate_timings_only_when_asked(capsys) -> None:
+    data = simulate_json(capsys, "--timings")
+    assert "seconds_per_game" in data["summary"] and "seconds" in data["per_game"][0]
+
+
+def test_simulate_table(capsys) -> None:
+    assert main(["simulate", "--players", "3", "--games", "1", "--bot", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "VP mean" in out and "wins" in out and "actions" in out and "105" in out
+
+
+@pytest.mark.parametrize("args, status, message", [
+    (["--players", "5"], 1, "not 5"),
+    (["--bot", "clever"], 1, "unknown bot 'clever'"),
+    (["--bot", "random,random,random"], 1, "3 bots given for 2 players"),
+    (["no-such-ruleset"], 1, "no-such-ruleset"),
+])
+def test_simulate_errors(capsys, args: list[str], status: int, message: str) -> None:
+    assert main(["simulate", "--games", "1", *args]) == status
+    assert message in capsys.readouterr().err
+
+
+def test_simulate_usage_error_exits_2(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["simulate", "--games", "0"])
+    assert exit_.value.code == 2
+
+
+def test_a_whole_game_can_be_played_from_a_pipe(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    result = brass("play", "--players", "2", "--seed", "4", "--seats", "human,greedy", "--save", str(save),
+                   stdin="abc\n?\n" + "1\n" * 600)
+    assert result.returncode == 0, result.stderr
+    assert "refused: 'abc' is not one of the listed numbers" in result.stdout
+    assert "Final standings" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_save_load_quit_and_replay(tmp_path: Path, run) -> None:
+    save = tmp_path / "game.json"
+    status, out, _ = run("play", "--players", "3", "--seed", "2", "--seats", "human,random,greedy", "--save", str(save),
+                         stdin="1\n1\n1\n1\ns\nq\n")
+    assert status == 0
+    assert f"saved to {save}" in out and "quitting" in out
+    saved = json.loads(save.read_text())
+    assert saved["players"] == 3 and saved["moves"]
+
+    status, out, err = run("play", "--load", str(save), "--seats", "human,random,greedy")
+    assert status == 0, err
+    assert f"resumed {save}" in out and "end of input" in out
+
+    status, out, err = run("replay", str(save))
+    assert status == 0, err
+    assert "   1. player" in out and "Standings so far" in out
+
+
+def test_explaining_a_refused_action_cites_the_rule(run) -> None:
+    """A typed whole action the rules forbid: refused; `?` lists the failure and the rule's text."""
+    status, out, _ = run("play", "--seed", "3", "--seats", "human,random", stdin="\n".join([
+        '{"action": "build", "card": "kidderminster#1", "industry": "coal", "location": "kidderminster", '
+        '"slot": "kidderminster/1"}', "?", "q"]))
+    assert status == 0
+    assert "refused:" in out and "? for every reason" in out
+    assert "[R-BUILD-09] This slot does not show the Coal Mine icon." in out
+    assert "R-BUILD-09: Use an undeveloped space" in out
+
+
+def test_typed_nonsense_is_refused_and_the_game_goes_on(run) -> None:
+    status, out, err = run("play", "--seed", "3", "--seats", "human,random", stdin="\n".join([
+        '{"action": "build", "card": "no-such-card#1", "industry": "coal", "location": "leek", "slot": "leek/0"}',
+        '{"action": "fly"}', "{not json", "0", "q"]))
+    assert status == 0, err
+    assert out.count("refused:") == 4 and "quitting" in out
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"format": "brass-game/1"', "is not JSON"),
+    ("[1, 2]", "is not a saved game"),
+    ('{"format": "brass-game/1", "ruleset": "birmingham", "players": 2, "seed": 1, "moves": [{"action": "fly"}]}', "illegal"),
+    ('{"format": "brass-game/1", "ruleset": "birmingham", "players": 2, "seed": 1, "moves": []}', "cannot be read"),  # no state
+])
+def test_a_corrupt_save_is_an_error_without_traceback(tmp_path: Path, run, content: str, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    status, _, err = run("play", "--load", str(path))
+    assert status == 1 and message in err and "Traceback" not in err and "internal error" not in err
+    if "state" not in message:  # replay needs only the moves; a record without a state is fine there
+        status, _, err = run("replay", str(path))
+        assert (status == 1) == ("moves" not in content or "fly" in content), err
+        assert "Traceback" not in err and "internal error" not in err
+
+
+def test_a_corrupt_save_in_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "brass-game/1", "players": 2, "seed": 1, "moves": 5}')
+    result = brass("play", "--load", str(path))
+    assert result.returncode == 1 and "error:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_changed_save_is_refused(tmp_path: Path, run) -> None:
+    path = tmp_path / "game.json"
+    assert run("play", "--seed", "1", "--seats", "random,human", "--save", str(path), stdin="1\n1\ns\nq\n")[0] == 0
+    data = json.loads(path.read_text())
+    data["state"]["players"][0]["money"] += 1
+    path.write_text(json.dumps(data))
+    status, _, err = run("play", "--load", str(path))
+    assert status == 1 and "does not match" in err
