@@ -88,7 +88,7 @@ def _place_link(game: "Game", env: Env, args: dict[str, Any]) -> None:
 @effect("develop")
 def _develop(game: "Game", env: Env, args: dict[str, Any]) -> None:
     game.take_from_mat(game.me, args["industry"])
-    game.note("developed", industry=args["industry"])
+    game.note("developed", player=game.me.seat, industry=args["industry"])
 
 
 @effect("flip")
@@ -120,7 +120,7 @@ def _develop_without_iron(game: "Game", env: Env, args: dict[str, Any]) -> None:
                                "Choose an industry whose lowest tile to remove from your mat (no iron needed)"))
     for industry in chosen:
         game.take_from_mat(game.me, industry)
-        game.note("developed", industry=industry, bonus=True)
+        game.note("developed", player=game.me.seat, industry=industry, bonus=True)
 
 
 def _bonus_developable(game: "Game", industry: str, already: int) -> bool:

@@ -568,6 +568,17 @@ class Game:
         self._clone()._feed(action)  # raises IllegalAction with every reason
         self._feed(action)
 
+    def copy(self) -> "Game":
+        """An independent copy of this game between actions, e.g. for a bot to look ahead."""
+        if self.pending is not None or self.question is not None:
+            raise IllegalAction("a game can be copied only between actions")
+        return self._clone()
+
+    @property
+    def deciding_seat(self) -> int:
+        """The seat that must make the next decision (a question may be another player's)."""
+        return self.question["player"] if self.question is not None else self.me.seat
+
     def _clone(self) -> "Game":
         """An independent copy of this game between actions (no replay needed)."""
         clone = Game(self.ruleset, state_from_dict(copy.deepcopy(state_to_dict(self.state)), self.ruleset, self.cards),
@@ -806,16 +817,23 @@ class Game:
         """Replay a saved game's moves from its seed and check the saved state matches."""
         try:
             data = json.loads(text)
-            if data.get("format") != FORMAT:
-                raise GameFileError(f"not a saved game (format {data.get('format')!r}, expected {FORMAT})")
+        except ValueError as error:
+            raise GameFileError(f"the saved game is not JSON: {error}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            found = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise GameFileError(f"not a saved game (format {found!r}, expected {FORMAT})")
+        if data.get("ruleset") != ruleset.name:
+            raise GameFileError(f"the game was saved with ruleset {data.get('ruleset')!r}, not {ruleset.name!r}")
+        try:
             game = cls.new(ruleset, int(data["players"]), int(data["seed"]))
             for n, move in enumerate(data["moves"]):
                 try:
                     game.apply(move)
                 except IllegalAction as error:
                     raise GameFileError(f"move {n + 1} of the saved game is illegal: {error}") from None
-        except (ValueError, KeyError, TypeError) as error:
+            saved = data["state"]
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise GameFileError(f"the saved game cannot be read: {type(error).__name__}: {error}") from None
-        if state_to_dict(game.state) != json.loads(json.dumps(data["state"])):
+        if state_to_dict(game.state) != saved:
             raise GameFileError("the saved state does not match its moves (the file was changed or is corrupt)")
         return game
