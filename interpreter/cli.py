@@ -47,6 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. `brass show | head`: the reader has gone, nothing to report
+        sys.stderr.close()
+        return 0
     except Exception as error:  # noqa: BLE001 - the last guard against a traceback for the user
         if os.environ.get("BRASS_DEBUG"):
             traceback.print_exc()
@@ -132,7 +135,7 @@ def summary(ruleset: Ruleset) -> str:
     tiles = ruleset.tiles_per_player()
     lines = [
         f"{ruleset.title} ({ruleset.name} {ruleset.version}): OK",
-        f"  extends:    {' <- '.join(os.path.basename(f) for f in ruleset.folders)}",
+        f"  extends:    {' <- '.join(os.path.basename(f) for f in ruleset.folders) if len(ruleset.folders) > 1 else '(nothing)'}",
         f"  players:    {', '.join(map(str, ruleset.players))}",
         f"  locations:  {len(ruleset.locations)} ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})",
         f"  slots:      {len(ruleset.slots)}",
@@ -140,7 +143,8 @@ def summary(ruleset: Ruleset) -> str:
         f"  tiles:      {sum(tiles.values())} per player ({', '.join(f'{n} {i}' for i, n in tiles.items())})",
         f"  deck:       {', '.join(f'{ruleset.deck_size(p)} cards at {p}p' for p in ruleset.players)}"
         f" + {sum(w.count for w in ruleset.wild_cards.values())} wild",
-        f"  eras:       {', '.join(e.name for e in ruleset.eras)}",
+        f"  eras:       {', '.join(e.name for e in ruleset.eras)} (the game ends after the "
+        f"{ruleset.era(ruleset.game_end.last_era).name})",
         f"  actions:    {', '.join(ruleset.actions)}",
         f"  rules:      {len(ruleset.rules)} rule IDs in the index",
     ]

@@ -262,7 +262,8 @@ class RulesetCompiler:
         scope = self.registry.with_bindings({"p": player})
         ranking = tuple(RankingKey(k["name"], self.expression(("game_end", "ranking", i, "key"), scope, INT))
                         for i, k in enumerate(data["ranking"]))
-        return GameEnd(scoring, ranking)
+        last_era = data.get("last_era", self.doc.data["eras"][-1]["id"])
+        return GameEnd(scoring, ranking, last_era)
 
     def merchants(self) -> dict[str, Merchant]:
         return {mid: Merchant(mid, dict(m["spaces"]),

@@ -52,7 +52,7 @@ class CrossChecker:
         for check in (self.check_locations, self.check_links, self.check_industries, self.check_tiles,
                       self.check_cards, self.check_merchants, self.check_resources, self.check_income,
                       self.check_eras, self.check_player_count_tables, self.check_rule_citations,
-                      self.check_actions, self.check_card_arithmetic):
+                      self.check_actions, self.check_card_arithmetic, self.check_game_end):
             check()
 
     def check_locations(self) -> None:
@@ -183,8 +183,15 @@ class CrossChecker:
                 self.error(("eras", n, "id"), f"era '{era['id']}' is defined twice")
             seen[era["id"]] = n
             counts = [o["links"] for o in era["network"]]
+            if not counts:
+                continue
             if counts != sorted(set(counts)):
                 self.error(("eras", n, "network"), "network options must be listed by number of links, each once")
+
+    def check_game_end(self) -> None:
+        last = self.data["game_end"].get("last_era")
+        if last is not None:
+            self.expect_in(last, [e["id"] for e in self.data["eras"]], "era", ("game_end", "last_era"))
 
     def check_actions(self) -> None:
         for aid, action in self.data["actions"].items():

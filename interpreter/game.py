@@ -277,8 +277,10 @@ class Game:
         self.note("turn order", spent=spent, order=self.state.turn_order)
 
     def is_last_round(self) -> bool:
-        last_era = self.state.era_index == len(self.ruleset.eras) - 1
-        return last_era and self._era_exhausted()
+        return self._in_last_era() and self._era_exhausted()
+
+    def _in_last_era(self) -> bool:
+        return self.era == self.ruleset.game_end.last_era
 
     def collect_income(self) -> None:
         if self.is_last_round():
@@ -482,7 +484,7 @@ class Game:
     def _flow_after_era(self) -> None:
         state = self.state
         self.note("end of era", era=self.era, vp={p.seat: p.vp for p in state.players})
-        if state.era_index == len(self.ruleset.eras) - 1:
+        if self._in_last_era():
             self._queue_steps(self.ruleset.game_end.scoring, {})
             self.tasks.append(("finish",))
             return

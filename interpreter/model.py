@@ -276,6 +276,7 @@ class RankingKey:
 class GameEnd:
     scoring: tuple[EffectStep, ...]
     ranking: tuple[RankingKey, ...]
+    last_era: str  # the game ends after this era (by default the last one listed)
 
 
 @dataclass

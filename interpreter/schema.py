@@ -120,7 +120,7 @@ TILE = record({
 
 SECTIONS: dict[str, dict[str, Any]] = {
     # ruleset.yaml
-    "name": req(ID),
+    "name": req({"type": "string", "regex": r"[a-z][a-z0-9_-]*"}),
     "title": req({"type": "string"}),
     "version": req({"type": "string"}),
     "players": req({"type": "list", "schema": {"type": "int", "min": 1, "max": 10}, "minlength": 1}),
@@ -233,6 +233,7 @@ SECTIONS: dict[str, dict[str, Any]] = {
     })}),
     "round_end": req(EFFECTS),
     "game_end": req(record({
+        "last_era": ID,
         "scoring": EFFECTS,
         "ranking": req({"type": "list", "minlength": 1, "schema": record({
             "key": req(EXPR),

@@ -184,3 +184,13 @@ def test_rule_index_is_complete(rs) -> None:
     assert len(rs.rules) == 125
     assert rs.rules["R-LOAN-02"].text
     assert list(rs.rules)[0] == "R-SETUP-01"
+
+
+def test_intro_ruleset_extends_the_full_game() -> None:
+    """R-INTRO-01: the Introductory Game is the full game ending after the Canal Era, written as a variant."""
+    intro = load_ruleset("birmingham-intro")
+    assert intro.game_end.last_era == "canal"
+    assert [s.name for s in intro.era("canal").end] == ["score_links", "score_tiles", "remove_tiles"]
+    assert [s.name for s in intro.game_end.scoring] == ["award_vp", "award_vp", "score_tiles"]
+    assert intro.deck_size(4) == 64 and len(intro.links) == 39
+    assert [f.rsplit("/", 1)[-1] for f in intro.folders] == ["birmingham", "birmingham-intro"]

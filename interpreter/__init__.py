@@ -1,0 +1,11 @@
+"""The generic rules interpreter: load a ruleset, then play it.
+
+    from interpreter import load_ruleset, Game
+    game = Game.new(load_ruleset("birmingham"), players=4, seed=1)
+"""
+
+from interpreter.errors import BrassError, RulesetError
+from interpreter.game import Game, GameFileError, IllegalAction
+from interpreter.loader import load_ruleset
+
+__all__ = ["BrassError", "Game", "GameFileError", "IllegalAction", "RulesetError", "load_ruleset"]
