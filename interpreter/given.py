@@ -1,0 +1,452 @@
+"""A position written as data (a scenario's `given:`), applied on top of a fresh game's setup.
+
+    game = game_from_setup(load_ruleset("birmingham"), players=2, given={
+        "round": 2, "current": 1,
+        "players": {1: {"money": 30, "hand": ["birmingham", "coal_mine"]}},
+        "tiles": [{"slot": "dudley/0", "owner": 2, "industry": "coal", "level": 1, "cubes": 1}],
+        "links": [{"link": "L04", "owner": 2}],
+        "markets": {"coal": 5},
+    })
+
+The keys are the YAML form of the helpers of `tests/rules/position.py`, with the same meaning
+and the same bookkeeping (cards are moved, never created or lost; a placed tile is taken off its
+owner's mat; a placed link uses one of the owner's link tiles). Anything not given keeps its
+setup value. An impossible position (a tile on a slot without its icon, a level that does not
+exist, more cubes than a market holds, an unknown location, card or player, a card that is not
+in this player count's deck…) is refused with a located error: `FILE:LINE:COL: message` when the
+given came from a YAML `Document`, else `<given>: message`. See docs/scenarios.md.
+
+Order of application: era and round; players' numbers; hands; deck; tiles; mats; links;
+links_left; markets; merchants; turn order, player to act and actions left.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from brass_dsl.registry import did_you_mean
+from brass_dsl.source import SourcePos
+from interpreter.errors import Diagnostic, RulesetError
+from interpreter.game import Game
+from interpreter.model import Ruleset
+from interpreter.state import Card, PlacedTile, Player
+from interpreter.yaml_source import Document, kind_name
+
+__all__ = ["GivenError", "apply_given", "game_from_setup", "GIVEN_KEYS", "PLAYER_KEYS", "TILE_KEYS"]
+
+GIVEN_KEYS = ("era", "round", "turn_order", "current", "actions_left", "players", "tiles", "links", "markets",
+              "merchants", "deck")
+PLAYER_KEYS = ("money", "income", "vp", "spent", "hand", "mat", "links_left")
+TILE_KEYS = ("slot", "owner", "industry", "level", "flipped", "cubes")
+LINK_KEYS = ("link", "owner")
+MERCHANT_KEYS = ("tile", "beer")
+
+
+class GivenError(RulesetError):
+    """A `given` position that cannot exist; `diagnostics` lists every problem found."""
+
+
+def game_from_setup(ruleset: Ruleset, players: int, given: Mapping[str, Any] | None = None, seed: int = 0,
+                    *, doc: Document | None = None, path: Sequence[Any] = ()) -> Game:
+    """A new game (setup done with `seed`) with the `given` position applied on top.
+
+    This is what `Game.from_setup(ruleset, players, given, seed)` does."""
+    game = Game.new(ruleset, players, seed)
+    if given:
+        apply_given(game, given, doc=doc, path=path)
+    return game
+
+
+def apply_given(game: Game, given: Mapping[str, Any], *, doc: Document | None = None,
+                path: Sequence[Any] = ()) -> Game:
+    """Apply a position to a game between actions; raise GivenError listing every problem.
+
+    `doc` and `path` locate `given` in a YAML document (`path` is where `given` sits in it), so
+    that each error is reported at the value that is wrong."""
+    if game.pending is not None or game.question is not None:
+        raise GivenError([Diagnostic(None, "a position can only be given between actions")])
+    applier = _Applier(game, doc, tuple(path))
+    applier.apply(given)
+    applier.raise_if_any()
+    game.decisions.clear_memo()
+    return game
+
+
+class _Stop(Exception):
+    """One value is wrong: it was reported; skip what depends on it."""
+
+
+class _Applier:
+    def __init__(self, game: Game, doc: Document | None, root: tuple[Any, ...]) -> None:
+        self.g = game
+        self.rs = game.ruleset
+        self.doc = doc
+        self.root = root
+        self.errors: list[Diagnostic] = []
+        self.seen_slots: set[str] = set()
+
+    # -- reporting -----------------------------------------------------------------------
+
+    def pos(self, path: tuple[Any, ...], key: bool = False) -> SourcePos | None:
+        if self.doc is None:
+            return None
+        return self.doc.pos(self.root + path, key=key)
+
+    def error(self, path: tuple[Any, ...], message: str, key: bool = False) -> _Stop:
+        where = self.pos(path, key)
+        if where is None:  # no YAML document: name the value instead
+            where, message = SourcePos("<given>", 1, 1), f"given.{'.'.join(map(str, path))}: {message}"
+        self.errors.append(Diagnostic(where, message))
+        return _Stop()
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise GivenError(list(dict.fromkeys(self.errors)))
+
+    def attempt(self, fn: Any, *args: Any) -> None:
+        try:
+            fn(*args)
+        except _Stop:
+            pass
+
+    # -- value checks ----------------------------------------------------------------------
+
+    def mapping(self, value: Any, path: tuple[Any, ...], keys: Sequence[str] | None = None,
+                required: Sequence[str] = ()) -> dict:
+        if not isinstance(value, dict):
+            raise self.error(path, f"expected a mapping, not {kind_name(value)}")
+        if keys is not None:
+            for key in value:
+                if key not in keys:
+                    raise self.error(path + (key,), f"unknown key {key!r}{did_you_mean(str(key), keys)}; "
+                                                    f"expected one of: {', '.join(keys)}", key=True)
+        for key in required:
+            if key not in value:
+                raise self.error(path, f"missing key {key!r}")
+        return value
+
+    def integer(self, value: Any, path: tuple[Any, ...], low: int | None = None, high: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(path, f"expected an integer, not {kind_name(value)}")
+        if low is not None and value < low:
+            raise self.error(path, f"{value} is below the lowest possible value, {low}")
+        if high is not None and value > high:
+            raise self.error(path, f"{value} is above the highest possible value, {high}")
+        return value
+
+    def boolean(self, value: Any, path: tuple[Any, ...]) -> bool:
+        if not isinstance(value, bool):
+            raise self.error(path, f"expected true or false, not {kind_name(value)}")
+        return value
+
+    def text(self, value: Any, path: tuple[Any, ...]) -> str:
+        if not isinstance(value, str):
+            raise self.error(path, f"expected a string, not {kind_name(value)}")
+        return value
+
+    def one_of(self, value: Any, path: tuple[Any, ...], choices: Sequence[str], what: str) -> str:
+        value = self.text(value, path)
+        if value not in choices:
+            raise self.error(path, f"unknown {what} {value!r}{did_you_mean(value, choices)}")
+        return value
+
+    def seat(self, value: Any, path: tuple[Any, ...]) -> Player:
+        seats = len(self.g.state.players)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= seats:
+            raise self.error(path, f"unknown player {value!r}: this game has seats 1 to {seats}")
+        return self.g.player(value)
+
+    # -- the whole position -------------------------------------------------------------------
+
+    def apply(self, given: Any) -> None:
+        try:
+            given = self.mapping(given, (), GIVEN_KEYS)
+        except _Stop:
+            return
+        self.attempt(self.time_first, given)
+        players = given.get("players") or {}
+        if "players" in given:
+            try:
+                self.mapping(given["players"], ("players",))
+            except _Stop:
+                players = {}
+        entries = []
+        for seat, data in players.items():
+            try:
+                player = self.seat(seat, ("players", seat))
+                entries.append((player, self.mapping(data, ("players", seat), PLAYER_KEYS)))
+            except _Stop:
+                continue
+        for player, data in entries:
+            self.attempt(self.numbers, player, data)
+        chosen: list[Card] = []
+        for player, data in entries:
+            if "hand" in data:
+                self.attempt(self.hand, player, data["hand"], chosen)
+        if "deck" in given:
+            self.attempt(self.deck, given["deck"], chosen)
+        for n, item in enumerate(self.list_of(given, "tiles")):
+            self.attempt(self.tile, item, ("tiles", n))
+        for player, data in entries:
+            for industry, level in (self.mapping_or_empty(data, player, "mat")).items():
+                self.attempt(self.mat, player, industry, level)
+        for n, item in enumerate(self.list_of(given, "links")):
+            self.attempt(self.link, item, ("links", n))
+        for player, data in entries:
+            if "links_left" in data:
+                self.attempt(self.links_left, player, data["links_left"])
+        if "markets" in given:
+            self.attempt(self.markets, given["markets"])
+        if "merchants" in given:
+            self.attempt(self.merchants, given["merchants"])
+        self.attempt(self.time_last, given)
+
+    def list_of(self, given: dict, key: str) -> list:
+        if key not in given:
+            return []
+        if not isinstance(given[key], list):
+            self.error((key,), f"expected a list, not {kind_name(given[key])}")
+            return []
+        return given[key]
+
+    def mapping_or_empty(self, data: dict, player: Player, key: str) -> dict:
+        if key not in data:
+            return {}
+        try:
+            return self.mapping(data[key], ("players", player.seat, key))
+        except _Stop:
+            return {}
+
+    # -- time ---------------------------------------------------------------------------------
+
+    def time_first(self, given: dict) -> None:
+        state = self.g.state
+        if "era" in given:
+            eras = [e.id for e in self.rs.eras]
+            state.era_index = eras.index(self.one_of(given["era"], ("era",), eras, "era"))
+        if "round" in given:
+            state.round = self.integer(given["round"], ("round",), low=1)
+
+    def time_last(self, given: dict) -> None:
+        state = self.g.state
+        seats = sorted(p.seat for p in state.players)
+        current = state.turn_order[state.turn_index]
+        if "turn_order" in given:
+            order = given["turn_order"]
+            if not isinstance(order, list) or sorted(o for o in order if isinstance(o, int)) != seats \
+                    or any(isinstance(o, bool) for o in order):
+                raise self.error(("turn_order",), f"the turn order must list every seat once: a permutation of {seats}")
+            state.turn_order = list(order)
+        if "current" in given:
+            current = self.seat(given["current"], ("current",)).seat
+        state.turn_index = state.turn_order.index(current)
+        self.g._start_turn()
+        if "actions_left" in given:
+            state.actions_left = self.integer(given["actions_left"], ("actions_left",), low=1)
+
+    # -- players ---------------------------------------------------------------------------------
+
+    def numbers(self, player: Player, data: dict) -> None:
+        at = ("players", player.seat)
+        if "money" in data:
+            player.money = self.integer(data["money"], at + ("money",), low=0)
+        if "income" in data:
+            player.income_position = self.integer(data["income"], at + ("income",), low=0,
+                                                  high=self.rs.income.positions - 1)
+        if "vp" in data:
+            player.vp = self.integer(data["vp"], at + ("vp",), low=0)
+        if "spent" in data:
+            player.spent = self.integer(data["spent"], at + ("spent",), low=0)
+
+    def links_left(self, player: Player, value: Any) -> None:
+        at = ("players", player.seat, "links_left")
+        placed = sum(1 for seat in self.g.state.links.values() if seat == player.seat)
+        player.links_left = self.integer(value, at, low=0, high=self.rs.setup.links_per_player - placed)
+
+    # -- cards -----------------------------------------------------------------------------------
+
+    def faces(self) -> list[str]:
+        return list(self.rs.cards) + list(self.rs.wild_cards)
+
+    def piles(self) -> list[list[Card]]:
+        s = self.g.state
+        return [s.deck] + [p.discard for p in s.players] + [p.hand for p in s.players] + list(s.wild_piles.values())
+
+    def take(self, face: Any, path: tuple[Any, ...], keep: list[Card]) -> Card:
+        """Remove a card of this face from wherever it lies (deck first; never one of `keep`)."""
+        face = self.one_of(face, path, self.faces(), "card")
+        for pile in self.piles():
+            for card in reversed(pile):
+                if card.face == face and card not in keep:
+                    pile.remove(card)
+                    for p in self.g.state.players:  # a card taken from another hand is replaced from the deck
+                        if pile is p.hand and self.g.state.deck:
+                            pile.append(self.g.state.deck.pop(0))
+                    return card
+        total = sum(1 for c in self.g.cards.values() if c.face == face)
+        players = len(self.g.state.players)
+        if total == 0:
+            raise self.error(path, f"card {face!r} is not in the {players}-player game")
+        raise self.error(path, f"no card {face!r} is left: the {players}-player game has {total}, "
+                               f"all of them already given")
+
+    def hand(self, player: Player, faces: Any, chosen: list[Card]) -> None:
+        at = ("players", player.seat, "hand")
+        if not isinstance(faces, list):
+            raise self.error(at, f"expected a list of card faces, not {kind_name(faces)}")
+        if len(faces) > self.rs.setup.hand_size:
+            raise self.error(at, f"a hand holds at most {self.rs.setup.hand_size} cards, not {len(faces)}")
+        old, player.hand = player.hand, []
+        for card in old:  # old cards: wild ones back to their pile, others to the bottom of the deck
+            if card.wild:
+                self.g.state.wild_piles[card.face].append(card)
+            else:
+                self.g.state.deck.insert(0, card)
+        cards = []
+        for n, face in enumerate(faces):
+            try:
+                card = self.take(face, at + (n,), chosen)
+            except _Stop:
+                continue
+            cards.append(card)
+            chosen.append(card)
+        player.hand = cards
+
+    def deck(self, value: Any, chosen: list[Card]) -> None:
+        s = self.g.state
+        if isinstance(value, list):
+            wanted = []
+            for n, face in enumerate(value):
+                try:
+                    card = self.take(face, ("deck", n), chosen + wanted)
+                except _Stop:
+                    continue
+                if card.wild:
+                    s.wild_piles[card.face].append(card)
+                    raise self.error(("deck", n), f"a wild card ({card.face}) is never in the draw deck")
+                wanted.append(card)
+            leaving, s.deck = s.deck, wanted
+        else:
+            size = self.integer(value, ("deck",), low=0, high=len(s.deck))
+            keep = s.deck[len(s.deck) - size:] if size else []
+            leaving, s.deck = s.deck[: len(s.deck) - len(keep)], keep
+        for n, card in enumerate(leaving):  # as if played, seat by seat
+            s.players[n % len(s.players)].discard.append(card)
+
+    # -- board -----------------------------------------------------------------------------------
+
+    def tile(self, item: Any, at: tuple[Any, ...]) -> None:
+        item = self.mapping(item, at, TILE_KEYS, required=("slot", "owner", "industry", "level"))
+        slot_id = self.text(item["slot"], at + ("slot",))
+        slot = self.g._slots.get(slot_id)
+        if slot is None:
+            location, _, index = slot_id.rpartition("/")
+            if location not in self.rs.locations:
+                raise self.error(at + ("slot",), f"unknown location {location or slot_id!r}"
+                                                 f"{did_you_mean(location or slot_id, self.rs.locations)}")
+            count = len(self.rs.locations[location].slots)
+            raise self.error(at + ("slot",), f"{self.rs.locations[location].name} has no slot {index!r}: "
+                                             f"its slots are {location}/0 to {location}/{count - 1}"
+                             if count else f"{self.rs.locations[location].name} has no industry slots")
+        player = self.seat(item["owner"], at + ("owner",))
+        industry = self.one_of(item["industry"], at + ("industry",), list(self.rs.industries), "industry")
+        if industry not in slot.industries:
+            raise self.error(at + ("industry",), f"slot {slot_id} shows no {industry} icon "
+                                                 f"(it shows: {', '.join(slot.industries)})")
+        level = self.integer(item["level"], at + ("level",))
+        stack = self.g.mat_stack(industry)
+        levels = [i for i, spec in enumerate(stack) if spec.level == level]
+        if not levels:
+            known = sorted({spec.level for spec in stack})
+            raise self.error(at + ("level",), f"{self.rs.industries[industry].name} has no level {level} "
+                                              f"(levels {known[0]} to {known[-1]})")
+        used = player.mat_used.get(industry, 0)
+        if used > levels[-1]:
+            raise self.error(at + ("level",), f"player {player.seat} has no {industry} level {level} tile "
+                                              f"left on the mat")
+        if slot_id in self.seen_slots:
+            raise self.error(at + ("slot",), f"slot {slot_id} is given twice")
+        self.seen_slots.add(slot_id)
+        spec = stack[levels[0]]
+        flipped = self.boolean(item.get("flipped", False), at + ("flipped",))
+        produces = self.rs.industries[industry].produces
+        if "cubes" in item:
+            most = max(spec.output.values(), default=0) if produces else 0
+            cubes = self.integer(item["cubes"], at + ("cubes",), low=0, high=most)
+            if flipped and cubes and self.rs.industries[industry].flips == "emptied":
+                raise self.error(at + ("cubes",), f"a flipped {self.rs.industries[industry].name} holds no cubes")
+        else:
+            cubes = 0 if flipped or not produces else spec.output.get(self.g.era, 0)
+        player.mat_used[industry] = max(used, levels[0]) + 1
+        old = self.g.state.tiles.get(slot_id)
+        if old is not None:
+            old.owner.removed += 1
+        self.g.state.tiles[slot_id] = PlacedTile(player, spec, slot, flipped, cubes)
+
+    def mat(self, player: Player, industry: Any, level: Any) -> None:
+        at = ("players", player.seat, "mat", industry)
+        industry = self.one_of(industry, at, list(self.rs.industries), "industry")
+        stack = self.g.mat_stack(industry)
+        if level is None or level == "none":
+            used = len(stack)
+        else:
+            level = self.integer(level, at)
+            found = [i for i, spec in enumerate(stack) if spec.level == level]
+            if not found:
+                known = sorted({spec.level for spec in stack})
+                raise self.error(at, f"{self.rs.industries[industry].name} has no level {level} "
+                                     f"(levels {known[0]} to {known[-1]}; 'none' when every tile is gone)")
+            used = found[0]
+        on_board = sum(1 for t in self.g.state.tiles.values() if t.owner is player and t.spec.industry == industry)
+        if on_board > used:
+            raise self.error(at, f"player {player.seat} has {on_board} {industry} tile(s) on the board, more than "
+                                 f"the {used} that have left the mat below level {level}")
+        player.mat_used[industry] = used
+
+    def link(self, item: Any, at: tuple[Any, ...]) -> None:
+        item = self.mapping(item, at, LINK_KEYS, required=("link", "owner"))
+        link = self.one_of(item["link"], at + ("link",), list(self.rs.links), "link")
+        player = self.seat(item["owner"], at + ("owner",))
+        if link in self.g.state.links:
+            raise self.error(at + ("link",), f"link {link} is given twice")
+        if player.links_left <= 0:
+            raise self.error(at, f"player {player.seat} has no link tile left")
+        self.g.state.links[link] = player.seat
+        player.links_left -= 1
+
+    def markets(self, value: Any) -> None:
+        value = self.mapping(value, ("markets",), list(self.rs.markets))
+        for market, cubes in value.items():
+            capacity = len(self.rs.markets[market].prices)
+            try:
+                cubes = self.integer(cubes, ("markets", market), low=0)
+                if cubes > capacity:
+                    raise self.error(("markets", market), f"the {market} market holds at most {capacity} cubes, "
+                                                          f"not {cubes}")
+                self.g.state.markets[market] = cubes
+            except _Stop:
+                pass
+
+    def merchants(self, value: Any) -> None:
+        value = self.mapping(value, ("merchants",))
+        spaces = {m.id: m for m in self.g.state.merchants}
+        for space_id, data in value.items():
+            at = ("merchants", space_id)
+            try:
+                space = spaces.get(space_id)
+                if space is None:
+                    location = str(space_id).rpartition("/")[0]
+                    if location not in self.rs.merchants:
+                        raise self.error(at, f"unknown merchant space {space_id!r}"
+                                             f"{did_you_mean(str(space_id), list(spaces))}", key=True)
+                    raise self.error(at, f"merchant space {space_id} is not in use with "
+                                         f"{len(self.g.state.players)} players (in use: {', '.join(spaces)})", key=True)
+                if isinstance(data, str):
+                    data = {"tile": data}
+                data = self.mapping(data, at, MERCHANT_KEYS, required=("tile",))
+                face = self.one_of(data["tile"], at + ("tile",), list(self.rs.merchant_tiles), "merchant tile")
+                spec = self.rs.merchant_tiles[face]
+                beer = self.boolean(data["beer"], at + ("beer",)) if "beer" in data else bool(spec.buys)
+                space.tile, space.buys, space.has_beer = spec.id, spec.buys, beer
+            except _Stop:
+                continue

@@ -1,0 +1,482 @@
+"""Scenario files: one situation of the rules, written as data, and whether the engine agrees.
+
+    scenario = load_scenario(Path("scenarios/birmingham/coal_ties.yaml"))   # ScenarioError if malformed
+    result = run_scenario(scenario)          # result.passed, result.failures (each located)
+
+A scenario names a ruleset and a player count, the rule IDs it verifies, a position (`given`,
+applied on top of setup by `interpreter.given`), actions to take (`when`, each legal or expected
+to be refused for given reasons) and assertions in the condition language (`then`). Everything is
+checked when the file loads (keys, rule IDs, the position, every assertion compiled), so that a
+mistake in a scenario is reported at its line, never as a failure of the engine. The format is
+described in docs/scenarios.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from brass_dsl import BOOL, DslError, Env, compile_expression, parse
+from brass_dsl import ast
+from brass_dsl.compiler import CompiledExpression
+from brass_dsl.registry import did_you_mean
+from brass_dsl.source import SourcePos
+from interpreter.errors import Diagnostic, RulesetError, sorted_diagnostics
+from interpreter.game import Game, IllegalAction
+from interpreter.given import GivenError, apply_given
+from interpreter.loader import resolve_ruleset_path, load_ruleset
+from interpreter.model import Ruleset
+from interpreter.scenario_vocabulary import scenario_registry
+from interpreter.state import Card, MerchantSpace, PlacedTile, Player
+from interpreter.yaml_source import Document, kind_name, load_yaml_file
+
+__all__ = ["Scenario", "ScenarioError", "Result", "load_scenario", "run_scenario", "display_path"]
+
+TOP_KEYS = ("description", "ruleset", "players", "seed", "rules", "given", "when", "then")
+STEP_KEYS = ("player", "action", "decision", "expect", "reasons", "message")
+COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"}
+
+
+class ScenarioError(RulesetError):
+    """A scenario file that cannot be run; `diagnostics` lists every problem found."""
+
+
+@dataclass
+class Step:
+    n: int
+    pos: SourcePos
+    player: int | None
+    move: dict[str, Any]
+    whole: bool
+    illegal: bool
+    reasons: list[str]
+    message: str | None
+
+
+@dataclass
+class Assertion:
+    text: str
+    pos: SourcePos
+    expression: CompiledExpression
+    sides: list[tuple[str, CompiledExpression]]  # sub-expressions whose values explain a failure
+
+
+@dataclass
+class Scenario:
+    path: Path
+    display: str
+    ruleset: Ruleset
+    players: int
+    seed: int
+    rules: list[str]
+    rule_marks: dict[str, SourcePos]
+    given: dict[str, Any]
+    doc: Document
+    steps: list[Step]
+    then: list[Assertion]
+    description: str = ""
+
+    def start(self) -> Game:
+        """A new game with the scenario's position (GivenError if the position is impossible)."""
+        game = Game.new(self.ruleset, self.players, self.seed)
+        if self.given:
+            apply_given(game, self.given, doc=self.doc, path=("given",))
+        return game
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One way a scenario failed: where, what, and the values that show it."""
+
+    pos: SourcePos
+    message: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.pos}: {self.message}"
+        return f"{text}\n{self.detail}" if self.detail else text
+
+
+@dataclass
+class Result:
+    scenario: Scenario
+    failures: list[Problem] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def display_path(path: Path) -> str:
+    """The path as the user should read it: relative to the current directory when inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+# == loading ===========================================================================================
+
+def load_scenario(path: Path | str, display: str | None = None) -> Scenario:
+    """Read, check and compile a scenario file; raise ScenarioError listing every problem."""
+    path = Path(path)
+    display = display or display_path(path)
+    try:
+        doc = load_yaml_file(path, display)
+    except RulesetError as error:
+        raise ScenarioError(error.diagnostics) from None
+    return _Loader(path, display, doc).load()
+
+
+class _Loader:
+    def __init__(self, path: Path, display: str, doc: Document) -> None:
+        self.path, self.display, self.doc = path, display, doc
+        self.errors: list[Diagnostic] = []
+
+    def pos(self, path: tuple[Any, ...], key: bool = False) -> SourcePos:
+        return self.doc.pos(path, key=key) or SourcePos(self.display, 1, 1)
+
+    def error(self, path: tuple[Any, ...], message: str, key: bool = False, detail: str = "") -> None:
+        self.errors.append(Diagnostic(self.pos(path, key), message, detail))
+
+    def fail(self) -> None:
+        if self.errors:
+            raise ScenarioError(sorted_diagnostics(self.errors))
+
+    def load(self) -> Scenario:
+        data = self.doc.data
+        if not isinstance(data, dict):
+            self.error((), f"a scenario is a mapping (ruleset, players, rules, given, when, then), not {kind_name(data)}")
+            self.fail()
+        for key in data:
+            if key not in TOP_KEYS:
+                self.error((key,), f"unknown key {key!r}{did_you_mean(str(key), TOP_KEYS)}; "
+                                   f"a scenario has: {', '.join(TOP_KEYS)}", key=True)
+        ruleset = self.ruleset(data.get("ruleset"))
+        players = data.get("players", None)
+        if players is None:
+            self.error((), "missing key 'players' (the number of players)")
+        elif isinstance(players, bool) or not isinstance(players, int) or \
+                (ruleset is not None and players not in ruleset.players):
+            allowed = ", ".join(map(str, ruleset.players)) if ruleset else "a number"
+            self.error(("players",), f"players must be one of {allowed}, not {players!r}")
+        seed = data.get("seed", 1)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            self.error(("seed",), f"seed must be an integer, not {kind_name(seed)}")
+        description = data.get("description", "")
+        if not isinstance(description, str):
+            self.error(("description",), f"description must be text, not {kind_name(description)}")
+            description = ""
+        if ruleset is None or isinstance(players, bool) or not isinstance(players, int) \
+                or players not in ruleset.players or isinstance(seed, bool) or not isinstance(seed, int):
+            self.fail()  # nothing else can be checked without them
+        rules, marks = self.rules(data.get("rules"), ruleset)
+        given = data.get("given") or {}
+        steps = self.steps(data.get("when"), ruleset)
+        then = self.assertions(data.get("then"), ruleset)
+        self.fail()
+        scenario = Scenario(self.path, self.display, ruleset, players, seed, rules, marks, given, self.doc, steps,
+                            then, description.strip())
+        try:
+            scenario.start()  # an impossible position is an error of the file, found when it loads
+        except GivenError as error:
+            raise ScenarioError(error.diagnostics) from None
+        return scenario
+
+    def ruleset(self, value: Any) -> Ruleset | None:
+        if value is None:
+            value = "birmingham"
+        if not isinstance(value, str):
+            self.error(("ruleset",), f"ruleset must be a built-in name or a folder, not {kind_name(value)}")
+            return None
+        folder = resolve_ruleset_path(value, relative_to=self.path.parent)
+        if folder is None:
+            self.error(("ruleset",), f"no ruleset {value!r}: neither a built-in name nor a folder "
+                                     f"(relative to {display_path(self.path.parent)}) holding a ruleset.yaml")
+            return None
+        try:
+            return load_ruleset(folder)
+        except RulesetError as error:
+            self.error(("ruleset",), f"ruleset {value!r} does not load ({len(error.diagnostics)} errors; "
+                                     f"run `brass check {folder}`)")
+            return None
+
+    def rules(self, value: Any, ruleset: Ruleset) -> tuple[list[str], dict[str, SourcePos]]:
+        if value is None:
+            self.error((), "missing key 'rules': the rule IDs this scenario verifies")
+            return [], {}
+        if not isinstance(value, list) or not value:
+            self.error(("rules",), "rules must be a non-empty list of rule IDs")
+            return [], {}
+        found, marks = [], {}
+        for n, rule in enumerate(value):
+            if not isinstance(rule, str) or rule not in ruleset.rules:
+                self.error(("rules", n), f"unknown rule ID {rule!r}{did_you_mean(str(rule), ruleset.rules)} "
+                                         f"(not in the rule index of {ruleset.name})")
+                continue
+            found.append(rule)
+            marks[rule] = self.pos(("rules", n))
+        return found, marks
+
+    def steps(self, value: Any, ruleset: Ruleset) -> list[Step]:
+        if value is None:
+            return []
+        items = [value] if isinstance(value, dict) else value
+        root: tuple[Any, ...] = ("when",)
+        if not isinstance(items, list):
+            self.error(root, f"when must be a list of steps, not {kind_name(value)}")
+            return []
+        steps = []
+        for n, item in enumerate(items):
+            at = root if isinstance(value, dict) else root + (n,)
+            step = self.step(item, at, n, ruleset)
+            if step is not None:
+                steps.append(step)
+        return steps
+
+    def step(self, item: Any, at: tuple[Any, ...], n: int, ruleset: Ruleset) -> Step | None:
+        if not isinstance(item, dict):
+            self.error(at, f"a step is a mapping like {{player: 1, action: {{action: loan, card: leek}}}}, "
+                           f"not {kind_name(item)}")
+            return None
+        bad = [k for k in item if k not in STEP_KEYS]
+        for key in bad:
+            self.error(at + (key,), f"unknown key {key!r}{did_you_mean(str(key), STEP_KEYS)}; a step has: "
+                                    f"{', '.join(STEP_KEYS)}", key=True)
+        if ("action" in item) == ("decision" in item):
+            self.error(at, "a step has either 'action' (a whole action) or 'decision' (one decision)")
+            return None
+        kind = "action" if "action" in item else "decision"
+        move = item[kind]
+        if not isinstance(move, dict) or not move:
+            self.error(at + (kind,), f"{kind} must be a mapping like {{action: loan, card: leek}}, not {kind_name(move)}")
+            return None
+        if kind == "action":
+            if move.get("action") not in ruleset.actions:
+                self.error(at + (kind, "action") if "action" in move else at + (kind,),
+                           f"unknown action {move.get('action')!r}{did_you_mean(str(move.get('action')), ruleset.actions)}"
+                           f"; actions: {', '.join(ruleset.actions)}")
+                return None
+        player = item.get("player")
+        if player is not None and (isinstance(player, bool) or not isinstance(player, int) or player < 1):
+            self.error(at + ("player",), f"player is a seat number (1, 2, …), not {player!r}")
+        expect = item.get("expect", "legal")
+        if expect not in ("legal", "illegal"):
+            self.error(at + ("expect",), f"expect must be 'legal' or 'illegal', not {expect!r}")
+        reasons = item.get("reasons", [])
+        if not isinstance(reasons, list):
+            self.error(at + ("reasons",), "reasons must be a list of rule IDs")
+            reasons = []
+        for r, rule in enumerate(reasons):
+            if rule not in ruleset.rules:
+                self.error(at + ("reasons", r), f"unknown rule ID {rule!r}{did_you_mean(str(rule), ruleset.rules)}")
+        message = item.get("message")
+        if message is not None and not isinstance(message, str):
+            self.error(at + ("message",), "message must be text")
+        if (reasons or message is not None) and expect != "illegal":
+            self.error(at + ("reasons",) if reasons else at + ("message",),
+                       "reasons and message describe a refusal: add 'expect: illegal'")
+        return Step(n + 1, self.pos(at), player, move, kind == "action", expect == "illegal", list(reasons), message)
+
+    def assertions(self, value: Any, ruleset: Ruleset) -> list[Assertion]:
+        if value is None:
+            return []
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list):
+            self.error(("then",), f"then must be a list of assertions, not {kind_name(value)}")
+            return []
+        registry = scenario_registry(ruleset)
+        found = []
+        for n, text in enumerate(items):
+            at = ("then",) if isinstance(value, str) else ("then", n)
+            if isinstance(text, bool) or isinstance(text, int):
+                text = str(text).lower()
+            if not isinstance(text, str):
+                self.error(at, f"an assertion is an expression (text), not {kind_name(text)}")
+                continue
+            origin = self.doc.origin(at)
+            try:
+                compiled = compile_expression(text, registry, expect=BOOL, origin=origin)
+            except DslError as error:
+                for each in error.errors:
+                    self.errors.append(Diagnostic(each.pos, each.message, each.context()))
+                continue
+            found.append(Assertion(text, origin.start, compiled, _sides(text, registry)))
+        return found
+
+
+def _sides(text: str, registry: Any) -> list[tuple[str, CompiledExpression]]:
+    """The sub-expressions shown when an assertion fails: both sides of a top-level comparison,
+    each conjunct of a top-level `and` (and their sides), the operand of a top-level `not`."""
+    try:
+        tree = parse(text)
+    except DslError:
+        return []
+    nodes: list[ast.Node] = []
+
+    def visit(node: ast.Node) -> None:
+        if isinstance(node, ast.Binary) and node.op in COMPARISONS:
+            nodes.extend([node.left, node.right])
+        elif isinstance(node, ast.Binary) and node.op == "and":
+            visit(node.left)
+            visit(node.right)
+        elif isinstance(node, ast.Unary) and node.op == "not":
+            nodes.append(node.operand)
+        elif node is not tree:
+            nodes.append(node)
+
+    visit(tree)
+    sides = []
+    for node in nodes:
+        if isinstance(node, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+            continue
+        piece = _slice(text, node)
+        try:
+            sides.append((piece, compile_expression(piece, registry)))
+        except DslError:
+            continue
+    return sides
+
+
+def _slice(text: str, node: ast.Node) -> str:
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    start = starts[node.line - 1] + node.column - 1
+    end = starts[node.end_line - 1] + node.end_column - 1
+    return text[start:end]
+
+
+# == running ===========================================================================================
+
+def run_scenario(scenario: Scenario) -> Result:
+    """Play the scenario's steps on its position and check its assertions; never raises for a
+    scenario that loaded."""
+    result = Result(scenario)
+    try:
+        game = scenario.start()
+    except GivenError as error:
+        result.failures.extend(Problem(d.pos, d.message) for d in error.diagnostics)
+        return result
+    for step in scenario.steps:
+        problem = _run_step(game, step)
+        if problem is not None:
+            result.failures.append(problem)
+            return result  # later steps and assertions would only report the consequences
+    for assertion in scenario.then:
+        problem = _check(game, assertion)
+        if problem is not None:
+            result.failures.append(problem)
+    return result
+
+
+def _run_step(game: Game, step: Step) -> Problem | None:
+    what = f"step {step.n} ({'action' if step.whole else 'decision'} {_show_move(step.move)})"
+    if game.is_over:
+        return Problem(step.pos, f"{what}: the game is already over")
+    if step.player is not None and step.player != game.deciding_seat:
+        return Problem(step.pos, f"{what}: it is player {game.deciding_seat}'s decision, not player {step.player}'s")
+    move = _with_card_ids(game, game.player(step.player or game.deciding_seat), step.move)
+    if not step.illegal:
+        try:
+            game.apply(move)
+        except IllegalAction as error:
+            return Problem(step.pos, f"{what} was refused", _indent(str(error)))
+        return None
+    before = game.to_json()
+    failures = list(game.explain(move)["failures"]) if step.whole else []
+    try:
+        game.apply(move)
+    except IllegalAction as error:
+        failures += [f for f in error.failures if f not in failures]
+        text = str(error)
+    else:
+        return Problem(step.pos, f"{what} was accepted; expected it to be refused")
+    if game.to_json() != before:
+        return Problem(step.pos, f"{what} was refused but changed the state (engine bug)")
+    rules = [f.rule for f in failures if f.rule]
+    missing = [r for r in step.reasons if r not in rules]
+    shown = _indent(text + ("" if not failures else "\n(explain: " + "; ".join(str(f) for f in failures) + ")"))
+    if missing:
+        return Problem(step.pos, f"{what} was refused, but not for {', '.join(missing)} "
+                                 f"(reasons given: {', '.join(dict.fromkeys(rules)) or 'none'})", shown)
+    if step.message is not None:
+        messages = [f.message for f in failures] + [text]
+        if not any(step.message in m for m in messages):
+            return Problem(step.pos, f"{what} was refused, but no reason says {step.message!r}", shown)
+    return None
+
+
+def _card_params(game: Game) -> set[str]:
+    names = set()
+    for action in game.ruleset.actions.values():
+        parts = [action.part] + ([action.repeat.part] if action.repeat else [])
+        names.update(p.name for part in parts for p in part.params if p.type == "card")
+    return names
+
+
+def _with_card_ids(game: Game, player: Player, move: dict[str, Any]) -> dict[str, Any]:
+    """Cards may be written by face (`card: birmingham`): each becomes the id of a different card
+    of that face in the player's hand (left as written when there is none: the engine refuses it)."""
+    names = _card_params(game)
+    ids = {c.id for c in player.hand}
+    used: set[str] = set(v for k, v in move.items() if k in names and v in ids)
+
+    def convert(value: Any) -> Any:
+        if not isinstance(value, str) or value in ids:
+            return value
+        for card in player.hand:
+            if card.face == value and card.id not in used:
+                used.add(card.id)
+                return card.id
+        return value
+
+    out = {}
+    for key, value in move.items():
+        if key in names:
+            out[key] = convert(value)
+        elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
+            out[key] = [{k: convert(v) if k in names else v for k, v in item.items()} for item in value]
+        else:
+            out[key] = value
+    return out
+
+
+def _check(game: Game, assertion: Assertion) -> Problem | None:
+    env = Env(game, {})
+    try:
+        value = assertion.expression(env)
+    except DslError as error:
+        return Problem(assertion.pos, f"assertion could not be evaluated: {assertion.text}",
+                       _indent(error.message))
+    if value:
+        return None
+    lines = []
+    for text, compiled in assertion.sides:
+        try:
+            lines.append(f"{text} = {_show(game, compiled(Env(game, {})))}")
+        except DslError as error:
+            lines.append(f"{text}: {error.message}")
+    return Problem(assertion.pos, f"assertion failed: {assertion.text}", _indent("\n".join(lines)))
+
+
+def _show(game: Game, value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_show(game, v) for v in value) + "]"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (Player, PlacedTile, Card, MerchantSpace)):
+        return game.describe(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return game.describe(value)
+
+
+def _show_move(move: dict[str, Any]) -> str:
+    return "{" + ", ".join(f"{k}: {v}" for k, v in move.items()) + "}"
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())

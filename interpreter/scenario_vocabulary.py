@@ -1,0 +1,108 @@
+"""Extra condition-language names for the `then:` assertions of scenarios.
+
+A child of the ruleset's registry (`Registry(parent=ruleset.registry)`): everything a ruleset
+may say is available, plus a few ways to name concrete things of a position that an action
+never needs (a player by seat, a slot by location and index, a market's cubes, the open
+question…). Expressions run with `Env(game, {})`. Documented in docs/scenarios.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from brass_dsl import BOOL, INT, STR, Env, ListType, Param, RecordType, Registry
+from interpreter.primitives import game
+
+_cache: dict[int, tuple[Any, Registry]] = {}
+
+def scenario_registry(ruleset: Any) -> Registry:
+    """The ruleset's registry plus the scenario names (built once per ruleset)."""
+    found = _cache.get(id(ruleset))
+    if found is not None and found[0] is ruleset:
+        return found[1]
+    registry = _build(ruleset)
+    _cache[id(ruleset)] = (ruleset, registry)
+    return registry
+
+
+def _build(rs: Any) -> Registry:
+    parent = rs.registry
+    reg = Registry(parent=parent)
+    player, slot, tile = parent.lookup_type("player"), parent.lookup_type("slot"), parent.lookup_type("tile")
+    location, link = parent.lookup_type("location"), parent.lookup_type("link")
+    industry, merchant_tile = parent.lookup_type("industry"), parent.lookup_type("merchant_tile")
+    market = reg.add_type(RecordType("market", "A resource market, by id.", ids=lambda: list(rs.markets)))
+    seat, where, index = Param("seat", INT), Param("location", location), Param("index", INT)
+    p = Param("p", player)
+    fn, name = reg.add_function, reg.add_name
+
+    fn("player", (seat,), player, "The player in a seat.", "player(1).money == 17",
+       lambda env, s: _player(env, s))
+    fn("vp", (seat,), INT, "VP of the player in a seat.", "vp(1) == 13", lambda env, s: _player(env, s).vp)
+    fn("money", (seat,), INT, "Money of the player in a seat.", "money(2) == 0",
+       lambda env, s: _player(env, s).money)
+    fn("market", (Param("m", market),), INT, "Cubes in a market.", "market(\"coal\") == 12",
+       lambda env, m: game(env).state.markets.get(m, 0))
+    fn("slot_at", (where, index), slot, "A slot by location and index.", "slot_at(\"dudley\", 0)",
+       lambda env, l, i: _slot(rs, l, i))
+    fn("tile_at", (where, index), tile, "The tile on a slot.", "tile_at(\"dudley\", 0).cubes == 1",
+       lambda env, l, i: game(env).tile_in(_slot(rs, l, i)))
+    fn("occupied", (where, index), BOOL, "A tile stands on the slot.", "not occupied(\"dudley\", 0)",
+       lambda env, l, i: not game(env).slot_free(_slot(rs, l, i)))
+    fn("link_seat", (Param("link", link),), INT, "Seat of the link's owner, 0 if none.", "link_seat(\"L04\") == 1",
+       lambda env, k: game(env).state.links.get(k, 0))
+    fn("merchant_at", (where, index), merchant_tile, "The merchant tile on a merchant space.",
+       "merchant_at(\"oxford\", 0).has_beer", lambda env, l, i: _merchant(env, l, i))
+    fn("mat_level", (p, Param("industry", industry)), INT, "Level of the lowest tile left on the mat (0: none).",
+       "mat_level(player(1), \"coal\") == 2", lambda env, q, i: _mat_level(env, q, i))
+    fn("removed", (p,), INT, "Tiles of the player that left the board for good.", "removed(player(2)) == 1",
+       lambda env, q: q.removed)
+    fn("hand_size", (p,), INT, "Cards in hand.", "hand_size(player(1)) == 8", lambda env, q: len(q.hand))
+    fn("discard_size", (p,), INT, "Cards on the discard pile.", "discard_size(player(1)) == 1",
+       lambda env, q: len(q.discard))
+    fn("hand_faces", (p,), ListType(STR), "Faces of the cards in hand.", "\"dudley\" in hand_faces(player(1))",
+       lambda env, q: [c.face for c in q.hand])
+    fn("place", (seat,), INT, "Place in the standings.", "place(1) == 1", lambda env, s: _place(env, s))
+    name("to_act", player, "The player whose turn it is.", "to_act == player(2)", lambda env: game(env).me)
+    name("asked", INT, "Seat asked the open question, 0 if none.", "asked == 1",
+         lambda env: game(env).question["player"] if game(env).question else 0)
+    name("options", ListType(STR), "Answers of the open question.", "options == [\"dudley/0\"]",
+         lambda env: [str(o) for o in game(env).question["options"]] if game(env).question else [])
+    name("turn_order", ListType(INT), "Seats in turn order.", "turn_order == [2, 1]",
+         lambda env: list(game(env).state.turn_order))
+    name("actions_left", INT, "Actions left in the turn.", "actions_left == 1",
+         lambda env: game(env).state.actions_left)
+    name("deck_size", INT, "Cards in the draw deck.", "deck_size == 0", lambda env: len(game(env).state.deck))
+    name("game_over", BOOL, "The game has ended.", "game_over", lambda env: game(env).is_over)
+    return reg
+
+
+def _player(env: Env, seat: int) -> Any:
+    players = game(env).players
+    if not 1 <= seat <= len(players):
+        raise ValueError(f"there is no player {seat} (seats 1 to {len(players)})")
+    return players[seat - 1]
+
+
+def _slot(rs: Any, location: str, index: int) -> Any:
+    slots = rs.locations[location].slots
+    if not 0 <= index < len(slots):
+        raise ValueError(f"{rs.locations[location].name} has no slot {index}")
+    return slots[index]
+
+
+def _merchant(env: Env, location: str, index: int) -> Any:
+    for m in game(env).state.merchants:
+        if m.location == location and m.index == index:
+            return m
+    raise ValueError(f"merchant space {location}/{index} is not in use")
+
+
+def _mat_level(env: Env, p: Any, industry: str) -> int:
+    g = game(env)
+    return 0 if g.tiles_left(p, industry) == 0 else g.lowest_tile(p, industry).level
+
+
+def _place(env: Env, seat: int) -> int:
+    _player(env, seat)
+    return next(row["place"] for row in game(env).standings() if row["seat"] == seat)

@@ -1,0 +1,147 @@
+"""Every scenario under scenarios/ passes; the scenario format reports its errors at their place."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+from interpreter.given import GivenError, game_from_setup
+from interpreter.loader import load_ruleset
+from interpreter.scenario import ScenarioError, load_scenario, run_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = sorted((ROOT / "scenarios").rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_scenario(path: Path) -> None:
+    result = run_scenario(load_scenario(path))
+    assert result.passed, "\n".join(str(f) for f in result.failures)
+
+
+def test_there_are_scenarios_for_both_rulesets() -> None:
+    assert {p.parent.name for p in SCENARIOS} >= {"birmingham", "birmingham-intro"}
+
+
+# -- the format's errors ----------------------------------------------------------------------
+
+HEAD = "rules: [R-COAL-02]\nplayers: 2\n"
+
+
+def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def errors_of(path: Path) -> list[str]:
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(path, display="s.yaml")
+    return [str(d).splitlines()[0] for d in caught.value.diagnostics]
+
+
+@pytest.mark.parametrize("given, expected", [
+    ("  tiles:\n    - {slot: dudley/0, owner: 2, industry: cotton, level: 1}\n",
+     "s.yaml:6:44: slot dudley/0 shows no cotton icon (it shows: coal)"),
+    ("  tiles:\n    - {slot: cannock/1, owner: 2, industry: coal, level: 9}\n",
+     "s.yaml:6:58: Coal Mine has no level 9 (levels 1 to 4)"),
+    ("  markets: {coal: 15}\n", "s.yaml:5:19: the coal market holds at most 14 cubes, not 15"),
+    ("  tiles:\n    - {slot: atlantis/0, owner: 1, industry: coal, level: 1}\n",
+     "s.yaml:6:14: unknown location 'atlantis'"),
+    ("  players:\n    1: {hand: [belper]}\n", "s.yaml:6:16: card 'belper' is not in the 2-player game"),
+    ("  players:\n    1: {hand: [birmingam]}\n", "s.yaml:6:16: unknown card 'birmingam'; did you mean 'birmingham'?"),
+    ("  tiles:\n    - {slot: dudley/0, owner: 3, industry: coal, level: 1}\n",
+     "s.yaml:6:31: unknown player 3: this game has seats 1 to 2"),
+    ("  players:\n    5: {money: 3}\n", "s.yaml:6:8: unknown player 5: this game has seats 1 to 2"),
+    ("  players:\n    1: {hand: [birmingham, birmingham, birmingham, birmingham]}\n",
+     "s.yaml:6:52: no card 'birmingham' is left: the 2-player game has 3, all of them already given"),
+    ("  merchants: {\"nottingham/0\": {tile: cotton}}\n",
+     "s.yaml:5:15: merchant space nottingham/0 is not in use with 2 players "),
+    ("  era: steam\n", "s.yaml:5:8: unknown era 'steam'"),
+    ("  players:\n    1: {mat: {coal: 7}}\n", "s.yaml:6:21: Coal Mine has no level 7 (levels 1 to 4; 'none' when every tile is gone)"),
+])
+def test_an_impossible_given_is_a_located_error(tmp_path: Path, given: str, expected: str) -> None:
+    path = write(tmp_path, HEAD + "given:\n  round: 2\n" + given)
+    found = errors_of(path)
+    assert len(found) == 1 and found[0].startswith(expected), found
+
+
+def test_unknown_keys_and_rule_ids_and_bad_assertions_are_located(tmp_path: Path) -> None:
+    path = write(tmp_path, "rules: [R-COAL-99]\nplayers: 2\ngiven:\n  monney: 3\nthen:\n  - money(1) == \"x\"\n"
+                           "  - player(1).cash == 3\nwhenn: []\n")
+    found = errors_of(path)
+    assert any(e.startswith("s.yaml:1:9: unknown rule ID 'R-COAL-99'") for e in found)
+    assert any(e.startswith("s.yaml:8:1: unknown key 'whenn'; did you mean 'when'?") for e in found)
+    assert any(e.startswith("s.yaml:6:14: cannot compare int with str") for e in found)  # int == str
+    assert any(e.startswith("s.yaml:7:15:") and "cash" in e for e in found)
+
+
+def test_unknown_given_key_is_located(tmp_path: Path) -> None:
+    path = write(tmp_path, HEAD + "given:\n  monney: 3\n")
+    assert errors_of(path) == ["s.yaml:4:3: unknown key 'monney'; expected one of: era, round, turn_order, "
+                               "current, actions_left, players, tiles, links, markets, merchants, deck"]
+
+
+FAILING = HEAD + """given:
+  round: 2
+  current: 1
+  turn_order: [1, 2]
+  players:
+    1: {hand: [birmingham, dudley]}
+when:
+  - {player: 1, action: {action: loan, card: birmingham}}
+then:
+  - money(1) == 47
+  - money(1) + 1 == vp(1)
+"""
+
+
+def test_a_failing_assertion_is_reported_with_its_line_and_values(tmp_path: Path) -> None:
+    result = run_scenario(load_scenario(write(tmp_path, FAILING), display="s.yaml"))
+    assert not result.passed
+    [failure] = result.failures
+    text = str(failure)
+    assert text.startswith("s.yaml:13:5: assertion failed: money(1) + 1 == vp(1)")
+    assert "money(1) + 1 = 48" in text and "vp(1) = 0" in text
+
+
+def test_an_unexpected_refusal_and_an_unexpected_acceptance_are_failures(tmp_path: Path) -> None:
+    refused = FAILING.replace("income", "x").replace("    1: {hand: [birmingham, dudley]}",
+                                                      "    1: {hand: [birmingham, dudley], income: 2}")
+    result = run_scenario(load_scenario(write(tmp_path, refused), display="s.yaml"))
+    assert str(result.failures[0]).startswith("s.yaml:10:5: step 1 (action {action: loan, card: birmingham}) was refused")
+    assert "was refused" in str(result.failures[0])
+    accepted = FAILING.replace("card: birmingham}}", "card: birmingham}, expect: illegal, reasons: [R-LOAN-02]}")
+    result = run_scenario(load_scenario(write(tmp_path, accepted), display="s.yaml"))
+    assert "was accepted; expected it to be refused" in str(result.failures[0])
+
+
+def test_given_without_a_document_names_the_key() -> None:
+    with pytest.raises(GivenError) as caught:
+        game_from_setup(load_ruleset("birmingham"), 2, {"markets": {"iron": 11}}, seed=1)
+    assert str(caught.value.diagnostics[0]) == "<given>:1:1: given.markets.iron: the iron market holds at most 10 cubes, not 11"
+
+
+def test_game_from_setup_keeps_what_is_not_given() -> None:
+    rs = load_ruleset("birmingham")
+    plain = game_from_setup(rs, 2, {}, seed=3)
+    game = game_from_setup(rs, 2, {"players": {2: {"money": 5}}, "links": [{"link": "L04", "owner": 1}]}, seed=3)
+    assert game.player(2).money == 5 and game.player(1).money == plain.player(1).money
+    assert game.player(1).links_left == plain.player(1).links_left - 1
+    assert [c.id for c in game.player(1).hand] == [c.id for c in plain.player(1).hand]
+
+
+def test_brass_verify_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(ROOT / "scenarios" / "birmingham-intro")]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().splitlines()[-1] == f"{len(list((ROOT / 'scenarios' / 'birmingham-intro').glob('*.yaml')))} passed, 0 failed"
+    assert "R-INTRO-02  intro_extra_scores" in out
+    write(tmp_path, FAILING)
+    assert main(["verify", str(tmp_path), "--coverage"]) == 1
+    out = capsys.readouterr().out
+    assert "assertion failed: money(1) + 1 == vp(1)" in out and "money(1) + 1 = 48" in out
+    assert "coverage (birmingham): 1/" in out
+    assert out.rstrip().splitlines()[-1] == "0 passed, 1 failed"
