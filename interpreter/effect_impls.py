@@ -147,7 +147,7 @@ def _collect_income(game: "Game", env: Env, args: dict[str, Any]) -> None:
 
 @effect("score_links")
 def _score_links(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.score_links()
+    game.score_links(args.get("value"))
 
 
 @effect("score_tiles")

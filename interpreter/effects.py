@@ -57,6 +57,7 @@ def _effect(name: str, doc: str, contexts: frozenset[str] | set[str], *params: E
 P = EffectParam
 TILE_FILTER = (("t", "tile"),)
 EACH_PLAYER = (("p", "player"),)
+LINK_END = (("k", "link"), ("l", "location"), ("p", "player"))
 
 EFFECTS: dict[str, EffectSpec] = {e.name: e for e in (
     # -- inside actions ----------------------------------------------------------
@@ -108,8 +109,12 @@ EFFECTS: dict[str, EffectSpec] = {e.name: e for e in (
             "Skipped after the last round of the game.", {ROUND},
             rules=("R-INC-02", "R-INC-03", "R-SHORT-01", "R-SHORT-02", "R-SHORT-03")),
     # -- end of an era ---------------------------------------------------------------
-    _effect("score_links", "Each player scores every link: 1 VP per link icon in the locations it touches "
-            "(flipped tiles of any owner, printed merchant icons); links are removed.", {ERA},
+    _effect("score_links", "Each player scores every one of their links: for each location the link touches, "
+            "`value` VP (by default 1 VP per link icon there: flipped tiles of any owner, printed merchant icons, "
+            "as `link_icons_at(l)`). Every value is computed before any VP is awarded; then the links are removed.",
+            {ERA},
+            P("value", "int", "VP for link k at one of its end locations l, k being owned by player p "
+              "(default: `link_icons_at(l)`).", required=False, binds=LINK_END),
             rules=("R-ERA-02",)),
     _effect("score_tiles", "Each player scores the VP of their flipped tiles matching the filter.", {ERA, GAME},
             P("where", "bool", "Which tiles score (default: all flipped tiles).", required=False, binds=TILE_FILTER),

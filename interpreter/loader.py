@@ -80,6 +80,7 @@ def _load_uncached(folder: Path) -> Ruleset:
     ruleset = _compile(doc, sink)
     sink.raise_if_any()
     ruleset.folders = tuple(str(p) for p in chain)
+    ruleset.source = doc  # the resolved Document with the position of every value (`brass diff`)
     return ruleset
 
 

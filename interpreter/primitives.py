@@ -50,6 +50,9 @@ class GameQueries(Protocol):
     def source_cost(self, player: Any, resource: str, amount: int, places: list[str]) -> int: ...
     def link_free(self, link: str) -> bool: ...
     def merchant_tiles(self) -> list[Any]: ...
+    def location_link_icons(self, location: str) -> int: ...
+    def player(self, seat: int) -> Any: ...
+    state: Any  # .links: placed links, link id -> owner's seat
 
 
 def game(env: Env) -> GameQueries:
@@ -265,6 +268,29 @@ class BrassVocabulary:
            lambda env, q, r, n, at: game(env).source_cost(q, r, n, at))
         fn("link_free", (Param("link", self.link),), BOOL, "No link tile lies on the line.", "link_free(link)",
            lambda env, k: game(env).link_free(k))
+        fn("link_icons_at", (Param("location", self.location),), INT,
+           "Link icons shown in a location, as link scoring counts them (R-ERA-02): its printed icons "
+           "(merchant locations) plus the link icons of the flipped tiles of any owner there.",
+           "link_icons_at(l) >= 2", lambda env, loc: game(env).location_link_icons(loc))
+        fn("links_at", (Param("location", self.location),), ListType(self.link),
+           "Placed links (any owner) that touch a location, in board order.",
+           "any(j in links_at(l) where j != k and link_owner(j) == p)",
+           lambda env, loc: _links_at(game(env), loc))
+        fn("link_owner", (Param("link", self.link),), self.player,
+           "The owner of the link tile lying on a line; an error if the line is free.",
+           "link_owner(k) == me", lambda env, k: _link_owner(game(env), k))
+
+
+def _links_at(g: GameQueries, location: str) -> list[str]:
+    placed = g.state.links
+    return [k for k, spec in g.ruleset.links.items() if k in placed and location in spec.ends]
+
+
+def _link_owner(g: GameQueries, link: str) -> Any:
+    seat = g.state.links.get(link)
+    if seat is None:
+        raise ValueError(f"no link lies on {link}")
+    return g.player(seat)
 
 
 def _attr(name: str) -> Callable[[Any], Any]:
