@@ -7,6 +7,14 @@
     brass play [RULESET] --players N --seed S --seats human,greedy,... [--load FILE] [--save FILE]
                                    play at the terminal against bots
     brass replay RECORD [--step]   replay a saved game move by move
+    brass replay --trace FILE [--links-per-player N]
+                                   replay a real recorded game (brass-birmingham-trace/v1) and compare
+                                   every step with the record; print "0 differences" and the scores
+    brass diff A B [--json]        what ruleset B changes against ruleset A (values, conditions,
+                                   entries added or removed), each with its FILE:LINE:COL
+    brass verify PATH... [--coverage]
+                                   run scenario files (folders: every *.yaml below); print failures,
+                                   rule coverage and "N passed, M failed"
 
 RULESET is a folder holding a ruleset.yaml or the name of a built-in ruleset; it
 defaults to the built-in Brass: Birmingham. Bad input never produces a Python
@@ -93,11 +101,28 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--save", metavar="FILE", help="where `s` saves the game (default: the --load file)")
     play.set_defaults(run=run_play)
 
+    diff = commands.add_parser("diff", help="what ruleset B changes against ruleset A")
+    diff.add_argument("base", help="ruleset A, the one compared against (folder or built-in name)")
+    diff.add_argument("ruleset", help="ruleset B, the one whose changes are listed (folder or built-in name)")
+    diff.add_argument("--json", action="store_true", help="print JSON instead of text")
+    diff.set_defaults(run=run_diff)
+
     replay = commands.add_parser("replay", help="replay a saved game move by move")
-    replay.add_argument("record", help="a saved game (the JSON written by `brass play`'s s)")
+    replay.add_argument("record", nargs="?", help="a saved game (the JSON written by `brass play`'s s)")
+    replay.add_argument("--trace", metavar="FILE",
+                        help="instead of RECORD: a real game in the brass-birmingham-trace/v1 format "
+                             "(docs/real-games.md); compared step by step with our engine")
+    replay.add_argument("--links-per-player", type=int, metavar="N",
+                        help="with --trace: replay with N link tiles per player instead of the ruleset's "
+                             "(the upstream engine has no limit; 2 of the 5 real games exceed 14)")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each move (q stops)")
     replay.add_argument("--ruleset", help="ruleset to replay with (default: the one named in the record)")
     replay.set_defaults(run=run_replay)
+
+    verify = commands.add_parser("verify", help="run scenario files and report failures and rule coverage")
+    verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders (every *.yaml below)")
+    verify.add_argument("--coverage", action="store_true", help="also print the percentage of rule IDs cited")
+    verify.set_defaults(run=run_verify)
     return parser
 
 
@@ -244,7 +269,23 @@ def run_play(args: argparse.Namespace) -> int:
                 stdin_reader(sys.stdin))
 
 
+def run_diff(args: argparse.Namespace) -> int:
+    from interpreter.diff import changes_to_json, diff_rulesets, format_changes
+
+    base, ruleset = load_ruleset(args.base), load_ruleset(args.ruleset)
+    changes = diff_rulesets(base, ruleset)
+    if args.json:
+        print(changes_to_json(changes, args.base, args.ruleset))
+    else:
+        print(format_changes(changes, args.base, args.ruleset))
+    return 0
+
+
 def run_replay(args: argparse.Namespace) -> int:
+    if args.trace:
+        return run_replay_trace(args)
+    if not args.record:
+        raise BrassError("replay needs a saved game RECORD or --trace FILE")
     from rich.console import Console
 
     from interpreter.play import run_replay as replay, stdin_reader
@@ -253,6 +294,38 @@ def run_replay(args: argparse.Namespace) -> int:
         return load_ruleset(args.ruleset or name)
 
     return replay(ruleset_for, args.record, args.step, Console(), stdin_reader(sys.stdin))
+
+
+def run_replay_trace(args: argparse.Namespace) -> int:
+    from interpreter.trace import load_trace, replay_trace, ruleset_with_links
+
+    if args.step or args.record:
+        raise BrassError("--trace replays a whole recorded game: give no RECORD and no --step")
+    trace = load_trace(args.trace)
+    ruleset = load_ruleset(args.ruleset or DEFAULT_RULESET)
+    if args.links_per_player is not None:
+        ruleset = ruleset_with_links(args.ruleset or DEFAULT_RULESET, args.links_per_player)
+    name = os.path.basename(args.trace).removesuffix(".json").removesuffix(".trace")
+    print(f"{name}: {trace['playerCount']} players, {len(trace['steps'])} actions, ruleset {ruleset.name}")
+    result = replay_trace(ruleset, trace, name, progress=print)
+    for note in result.notes:
+        print(f"  mapping: {note}")
+    if result.differences:
+        for difference in result.differences:
+            print(difference.describe())
+        print(f"{len(result.differences)} difference(s) after {result.steps} of {result.total} steps matched")
+        return 1
+    print(f"0 differences ({result.steps} steps)")
+    for row in result.final:
+        print(f"  {row['place']}. player {row['seat']} (trace player {row['seat'] - 1}): {row['vp']} VP, "
+              f"income level {row['income_level']} (space {row['income_position']}), £{row['money']}")
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from interpreter.verify import verify
+
+    return verify(args.paths, sys.stdout, show_coverage=args.coverage)
 
 
 def _plain(value: Any) -> Any:

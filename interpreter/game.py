@@ -87,6 +87,13 @@ class Game:
         game._start_turn()
         return game
 
+    @classmethod
+    def from_setup(cls, ruleset: Ruleset, players: int, given: dict[str, Any] | None = None, seed: int = 0) -> "Game":
+        """A game started from a chosen position (a scenario's `given`, see docs/scenarios.md)."""
+        from interpreter.given import game_from_setup  # given builds on Game: imported late
+
+        return game_from_setup(ruleset, players, given, seed)
+
     # == queries used by the condition language (primitives.GameQueries) ====================
 
     @property
@@ -329,18 +336,29 @@ class Game:
     # -- end of era -------------------------------------------------------------------------
 
     def location_link_icons(self, location: str) -> int:
+        """Link icons shown in a location: printed (merchant) icons plus flipped tiles of any owner (R-ERA-02)."""
         printed = self.ruleset.locations[location].link_icons
         return printed + sum(t.spec.link_icons for t in self.tiles_at(location) if t.flipped)
 
-    def score_links(self) -> None:
+    def score_links(self, value: Any = None) -> None:
+        """Score every placed link, then remove them all (R-ERA-02).
+
+        `value` is the compiled `score_links: {value: …}` expression, evaluated per (link k, end
+        location l, owner p); without it a link scores the link icons of its ends. Every value is
+        computed before any VP is awarded, so the order of the links does not matter.
+        """
         breakdown = []
         for link_id in sorted(self.state.links):
             seat = self.state.links[link_id]
-            icons = {loc: self.location_link_icons(loc) for loc in self.ruleset.links[link_id].ends}
-            vp = sum(icons.values())
-            self.player(seat).vp += vp  # R-ERA-02
-            self.player(seat).links_left += 1
-            breakdown.append({"link": link_id, "owner": seat, "icons": icons, "vp": vp})
+            owner = self.player(seat)
+            icons = {loc: self.location_link_icons(loc) if value is None
+                     else value(Env(self, {"k": link_id, "l": loc, "p": owner}))
+                     for loc in self.ruleset.links[link_id].ends}
+            breakdown.append({"link": link_id, "owner": seat, "icons": icons, "vp": sum(icons.values())})
+        for scored in breakdown:
+            player = self.player(scored["owner"])
+            player.vp += scored["vp"]  # R-ERA-02
+            player.links_left += 1
         self.state.links.clear()
         self.network.update(())
         self.note("link scoring", links=breakdown)
