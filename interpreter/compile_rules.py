@@ -215,7 +215,7 @@ class RulesetCompiler:
             p_path = path + ("params", i)
             p_type = self.type_named(p["type"], p_path + ("type",))
             domain = self.expression(p_path + ("from",), scope, ListType(p_type) if p_type else None)
-            params.append(ActionParam(p["name"], p["type"], domain, p.get("optional", False), p.get("doc", "")))
+            params.append(ActionParam(p["name"], p["type"], domain, p.get("doc", "")))
             if p_type is not None:
                 scope = self._bind(scope, p["name"], p_type, p_path + ("name",))
         derived = {}

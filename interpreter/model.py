@@ -233,7 +233,6 @@ class ActionParam:
     name: str
     type: str
     domain: Any  # CompiledExpression -> list
-    optional: bool
     doc: str
 
 

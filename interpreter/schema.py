@@ -78,7 +78,6 @@ PARAM = record({
     "name": req(ID),
     "type": req(ID),
     "from": req(EXPR_OR_LIST),
-    "optional": {"type": "boolean"},
     "doc": {"type": "string"},
 })
 
