@@ -231,19 +231,9 @@ def _any(var: str, source: Fn, where: Fn) -> Fn:
 
 
 def _all(var: str, source: Fn, where: Fn) -> Fn:
-    def run(env: Env) -> bool:
-        vars = env.vars
-        saved = vars.get(var, _UNBOUND)
-        try:
-            for item in source(env):
-                vars[var] = item
-                if not where(env):
-                    return False
-            return True
-        finally:
-            _restore(vars, var, saved)
-
-    return run
+    """Every element satisfies `where`: no element fails it (one loop for both quantifiers)."""
+    fails = _any(var, source, lambda env: not where(env))
+    return lambda env: not fails(env)
 
 
 def _extreme(kind: str, collect: Callable[[Env], list[Any]], default: Fn | None, fail: Failure) -> Fn:
