@@ -74,6 +74,12 @@ def _build(rs: Any) -> Registry:
          lambda env: game(env).state.actions_left)
     name("deck_size", INT, "Cards in the draw deck.", "deck_size == 0", lambda env: len(game(env).state.deck))
     name("game_over", BOOL, "The game has ended.", "game_over", lambda env: game(env).is_over)
+    name("deck_faces", ListType(STR), "Faces of the cards in the draw deck, top card last.",
+         "count(f in deck_faces where f == \"leek\") == 2", lambda env: [c.face for c in game(env).state.deck])
+    fn("discard_faces", (p,), ListType(STR), "Faces of the cards on the discard pile.",
+       "discard_faces(player(1)) == [\"dudley\"]", lambda env, q: [c.face for c in q.discard])
+    fn("wild_pile", (Param("kind", STR),), INT, "Cards left on a wild card pile (\"wild_location\", \"wild_industry\").",
+       "wild_pile(\"wild_location\") == 4", lambda env, k: _wild_pile(env, k))
     return reg
 
 
@@ -101,6 +107,13 @@ def _merchant(env: Env, location: str, index: int) -> Any:
 def _mat_level(env: Env, p: Any, industry: str) -> int:
     g = game(env)
     return 0 if g.tiles_left(p, industry) == 0 else g.lowest_tile(p, industry).level
+
+
+def _wild_pile(env: Env, kind: str) -> int:
+    piles = game(env).state.wild_piles
+    if kind not in piles:
+        raise ValueError(f"no wild card pile '{kind}' (piles: {', '.join(piles)})")
+    return len(piles[kind])
 
 
 def _place(env: Env, seat: int) -> int:
