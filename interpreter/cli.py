@@ -6,6 +6,8 @@
                                    play K games between bots; print statistics
     brass play [RULESET] --players N --seed S --seats human,greedy,... [--load FILE] [--save FILE]
                                    play at the terminal against bots
+    brass play [RULESET] --from SETUP.yaml [--seats ...]
+                                   play from a chosen position (a scenario's given; docs/scenarios.md)
     brass replay RECORD [--step]   replay a saved game move by move
     brass replay --trace FILE [--links-per-player N]
                                    replay a real recorded game (brass-birmingham-trace/v1) and compare
@@ -92,9 +94,15 @@ def _parser() -> argparse.ArgumentParser:
     simulate.set_defaults(run=run_simulate)
 
     play = commands.add_parser("play", help="play a game at the terminal against bots")
-    _ruleset_argument(play)
-    play.add_argument("--players", type=int, default=2, help="number of players (default 2; a --load file decides)")
-    play.add_argument("--seed", type=int, default=0, help="seed of the game (default 0; a --load file decides)")
+    play.add_argument("ruleset", nargs="?", default=None,
+                      help=f"ruleset folder or built-in name (default: {DEFAULT_RULESET}, or the --from file's)")
+    play.add_argument("--players", type=int, default=None,
+                      help="number of players (default 2; a --load or --from file decides)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="seed of the game (default 0; a --load file decides; overrides a --from file's seed)")
+    play.add_argument("--from", dest="setup", metavar="SETUP",
+                      help="start from the position of a setup file: ruleset, players, seed, given "
+                           "(a scenario file works too; docs/scenarios.md)")
     play.add_argument("--seats", help="who plays each seat: human, greedy or random, comma-separated "
                                       "(default: human,greedy,...)")
     play.add_argument("--load", metavar="FILE", help="resume a saved game")
@@ -264,9 +272,37 @@ def run_play(args: argparse.Namespace) -> int:
 
     from interpreter.play import run_play as play, stdin_reader
 
-    ruleset = load_ruleset(args.ruleset)
-    return play(ruleset, args.players, args.seed, args.seats, args.load, args.save, Console(),
-                stdin_reader(sys.stdin))
+    if args.setup is None:
+        ruleset = load_ruleset(args.ruleset)
+        players = 2 if args.players is None else args.players
+        return play(ruleset, players, args.seed or 0, args.seats, args.load, args.save, Console(),
+                    stdin_reader(sys.stdin))
+    if args.load:
+        raise BrassError("--from starts a new game from a position and --load resumes a saved one: give only one")
+    game = _game_from_setup_file(args)
+    return play(game.ruleset, len(game.players), game.seed, args.seats, None, args.save, Console(),
+                stdin_reader(sys.stdin), start=game)
+
+
+def _game_from_setup_file(args: argparse.Namespace) -> Any:
+    """The game of `brass play --from SETUP`: the file's ruleset (or RULESET), players and position."""
+    from interpreter.loader import resolve_ruleset_path
+    from interpreter.scenario import load_setup
+
+    named = None
+    if args.ruleset is not None:
+        named = load_ruleset(args.ruleset)  # its errors are reported as for any command
+        default = str(resolve_ruleset_path(args.ruleset))
+    else:
+        default = DEFAULT_RULESET
+    setup = load_setup(args.setup, default_ruleset=default)  # a ScenarioError is printed located, like a ruleset's
+    if named is not None and setup.ruleset is not named:
+        raise BrassError(f"{args.setup} is a position of ruleset {setup.ruleset.name!r}, not {named.name!r}")
+    if args.players is not None and args.players != setup.players:
+        raise BrassError(f"{args.setup} is a {setup.players}-player position, not {args.players}")
+    if args.seed is not None:
+        setup.seed = args.seed
+    return setup.start()  # an impossible position is reported at its line
 
 
 def run_diff(args: argparse.Namespace) -> int:

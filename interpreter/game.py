@@ -71,6 +71,7 @@ class Game:
         self.answers: dict[str, Any] = {}
         self.tasks: deque[tuple[Any, ...]] = deque()
         self.moves: list[dict[str, Any]] = []
+        self.given: dict[str, Any] | None = None  # the position applied on top of setup, if any (saved with the game)
         self.cache: dict[Any, Any] = {}  # facts derived from the state, emptied whenever it changes
         self._ended: Pending | None = None  # the last action, for explaining a refused extra repetition
         self._merchant_locations = [l.id for l in ruleset.locations.values() if l.kind == "merchant"]
@@ -93,6 +94,21 @@ class Game:
         from interpreter.given import game_from_setup  # given builds on Game: imported late
 
         return game_from_setup(ruleset, players, given, seed)
+
+    @classmethod
+    def start(cls, ruleset: Ruleset, players: int, seed: int, given: dict[str, Any] | None) -> "Game":
+        """The start of a saved game: setup, then its given position if it has one.
+
+        A position that no longer applies (the ruleset changed) is a GameFileError."""
+        if given is None:
+            return cls.new(ruleset, players, seed)
+        from interpreter.given import GivenError  # given builds on Game: imported late
+
+        try:
+            return cls.from_setup(ruleset, players, given, seed)
+        except GivenError as error:
+            problems = "; ".join(d.message for d in error.diagnostics)
+            raise GameFileError(f"the saved game's starting position cannot be applied: {problems}") from None
 
     # == queries used by the condition language (primitives.GameQueries) ====================
 
@@ -604,6 +620,7 @@ class Game:
         clone = Game(self.ruleset, state_from_dict(copy.deepcopy(state_to_dict(self.state)), self.ruleset, self.cards),
                      self.cards, self.seed)
         clone.moves = list(self.moves)
+        clone.given = self.given
         return clone
 
     def _feed(self, action: dict[str, Any]) -> None:
@@ -822,8 +839,11 @@ class Game:
         self.decisions.clear_memo()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"format": FORMAT, "ruleset": self.ruleset.name, "players": len(self.state.players),
+        data = {"format": FORMAT, "ruleset": self.ruleset.name, "players": len(self.state.players),
                 "seed": self.seed, "moves": list(self.moves), "state": state_to_dict(self.state)}
+        if self.given is not None:  # a game started from a position: replaying needs the position too
+            data["given"] = self.given
+        return data
 
     def to_json(self) -> str:
         """Canonical JSON: the same game always gives the same text."""
@@ -834,7 +854,8 @@ class Game:
 
     @classmethod
     def from_json(cls, ruleset: Ruleset, text: str) -> "Game":
-        """Replay a saved game's moves from its seed and check the saved state matches."""
+        """Replay a saved game's moves from its seed (and its given position, if it has one) and
+        check the saved state matches."""
         try:
             data = json.loads(text)
         except ValueError as error:
@@ -845,7 +866,7 @@ class Game:
         if data.get("ruleset") != ruleset.name:
             raise GameFileError(f"the game was saved with ruleset {data.get('ruleset')!r}, not {ruleset.name!r}")
         try:
-            game = cls.new(ruleset, int(data["players"]), int(data["seed"]))
+            game = cls.start(ruleset, int(data["players"]), int(data["seed"]), data.get("given"))
             for n, move in enumerate(data["moves"]):
                 try:
                     game.apply(move)

@@ -63,13 +63,23 @@ def apply_given(game: Game, given: Mapping[str, Any], *, doc: Document | None = 
 
     `doc` and `path` locate `given` in a YAML document (`path` is where `given` sits in it), so
     that each error is reported at the value that is wrong."""
-    if game.pending is not None or game.question is not None:
-        raise GivenError([Diagnostic(None, "a position can only be given between actions")])
+    if game.pending is not None or game.question is not None or game.moves:
+        raise GivenError([Diagnostic(None, "a position can only be given to a new game, before any move")])
     applier = _Applier(game, doc, tuple(path))
     applier.apply(given)
     applier.raise_if_any()
     game.decisions.clear_memo()
+    game.given = _plain(given)  # saved with the game, so that a save can be replayed from the same start
     return game
+
+
+def _plain(value: Any) -> Any:
+    """A deep copy of a position as JSON data (seat keys become the text JSON allows: "1")."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 class _Stop(Exception):
@@ -152,6 +162,8 @@ class _Applier:
 
     def seat(self, value: Any, path: tuple[Any, ...]) -> Player:
         seats = len(self.g.state.players)
+        if isinstance(value, str) and value.isdigit():
+            value = int(value)  # a seat key of a position read back from JSON (a saved game)
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= seats:
             raise self.error(path, f"unknown player {value!r}: this game has seats 1 to {seats}")
         return self.g.player(value)

@@ -455,9 +455,14 @@ def stdin_reader(stream: Any) -> ReadLine:
 
 
 def run_play(ruleset: Ruleset, players: int, seed: int, seats_text: str | None, load: str | None,
-             save_path: str | None, console: Console, read_line: ReadLine) -> int:
-    """`brass play`: a new game, or a saved one resumed; the seats say who plays where."""
-    if load:
+             save_path: str | None, console: Console, read_line: ReadLine, start: Game | None = None) -> int:
+    """`brass play`: a new game, a game from a given position (`start`), or a saved one resumed;
+    the seats say who plays where."""
+    if start is not None:
+        game = start
+        console.print(f"{ruleset.name}: started from a given position, {len(game.players)} players, seed {game.seed}",
+                      markup=False, highlight=False)
+    elif load:
         game = read_saved(ruleset, load)
         console.print(f"resumed {load}: {len(game.moves)} moves played", markup=False, highlight=False)
     else:
@@ -477,7 +482,7 @@ def run_replay(ruleset_for: Callable[[str], Ruleset], path: str, step: bool, con
     data = _read_record(path)
     ruleset = ruleset_for(str(data.get("ruleset") or "birmingham"))
     try:
-        game = Game.new(ruleset, int(data["players"]), int(data["seed"]))
+        game = Game.start(ruleset, int(data["players"]), int(data["seed"]), data.get("given"))
         moves = list(data["moves"])
     except (KeyError, TypeError, ValueError) as error:
         raise GameFileError(f"{path} cannot be replayed: {type(error).__name__}: {error}") from None

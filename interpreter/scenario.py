@@ -31,7 +31,7 @@ from interpreter.scenario_vocabulary import scenario_registry
 from interpreter.state import Card, MerchantSpace, PlacedTile, Player
 from interpreter.yaml_source import Document, kind_name, load_yaml_file
 
-__all__ = ["Scenario", "ScenarioError", "Result", "load_scenario", "run_scenario", "display_path"]
+__all__ = ["Scenario", "ScenarioError", "Result", "load_scenario", "load_setup", "run_scenario", "display_path"]
 
 TOP_KEYS = ("description", "ruleset", "players", "seed", "rules", "given", "when", "then")
 STEP_KEYS = ("player", "action", "decision", "expect", "reasons", "message")
@@ -129,9 +129,25 @@ def load_scenario(path: Path | str, display: str | None = None) -> Scenario:
     return _Loader(path, display, doc).load()
 
 
+def load_setup(path: Path | str, default_ruleset: str = "birmingham") -> Scenario:
+    """Read a setup file (`brass play --from`): a position to start a game from.
+
+    The same format as a scenario; only `ruleset` (default `default_ruleset`), `players`, `seed`
+    and `given` are used, so a scenario file works too (its `rules`, `when` and `then` are not
+    used and are not required). Raise ScenarioError listing every problem."""
+    path = Path(path)
+    try:
+        doc = load_yaml_file(path, display_path(path))
+    except RulesetError as error:
+        raise ScenarioError(error.diagnostics) from None
+    return _Loader(path, display_path(path), doc, setup_only=True, default_ruleset=default_ruleset).load()
+
+
 class _Loader:
-    def __init__(self, path: Path, display: str, doc: Document) -> None:
+    def __init__(self, path: Path, display: str, doc: Document, setup_only: bool = False,
+                 default_ruleset: str = "birmingham") -> None:
         self.path, self.display, self.doc = path, display, doc
+        self.setup_only, self.default_ruleset = setup_only, default_ruleset
         self.errors: list[Diagnostic] = []
 
     def pos(self, path: tuple[Any, ...], key: bool = False) -> SourcePos:
@@ -171,10 +187,13 @@ class _Loader:
         if ruleset is None or isinstance(players, bool) or not isinstance(players, int) \
                 or players not in ruleset.players or isinstance(seed, bool) or not isinstance(seed, int):
             self.fail()  # nothing else can be checked without them
-        rules, marks = self.rules(data.get("rules"), ruleset)
         given = data.get("given") or {}
-        steps = self.steps(data.get("when"), ruleset)
-        then = self.assertions(data.get("then"), ruleset)
+        if self.setup_only:  # only the position is used
+            rules, marks, steps, then = [], {}, [], []
+        else:
+            rules, marks = self.rules(data.get("rules"), ruleset)
+            steps = self.steps(data.get("when"), ruleset)
+            then = self.assertions(data.get("then"), ruleset)
         self.fail()
         scenario = Scenario(self.path, self.display, ruleset, players, seed, rules, marks, given, self.doc, steps,
                             then, description.strip())
@@ -186,7 +205,7 @@ class _Loader:
 
     def ruleset(self, value: Any) -> Ruleset | None:
         if value is None:
-            value = "birmingham"
+            value = self.default_ruleset
         if not isinstance(value, str):
             self.error(("ruleset",), f"ruleset must be a built-in name or a folder, not {kind_name(value)}")
             return None
