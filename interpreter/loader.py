@@ -21,6 +21,7 @@ from interpreter.crossref import check_references
 from interpreter.errors import DiagnosticSink, RulesetError
 from interpreter.merge import resolve_extends
 from interpreter.model import Ruleset, build_static_model
+from interpreter.ruleset_files import display_name
 from interpreter.primitives import build_registry
 from interpreter.schema import validate_structure
 from interpreter.yaml_source import Document
@@ -81,7 +82,20 @@ def _load_uncached(folder: Path) -> Ruleset:
     sink.raise_if_any()
     ruleset.folders = tuple(str(p) for p in chain)
     ruleset.source = doc  # the resolved Document with the position of every value (`brass diff`)
+    ruleset.rule_folders = _rule_folders(doc, chain)
     return ruleset
+
+
+def _rule_folders(doc: Document, chain: list[Path]) -> dict[str, str]:
+    """Each rule ID -> the folder of the chain whose files state the rule's text (a variant that
+    rewrites a rule states it anew), found from where the text's position lies."""
+    prefixes = sorted(((display_name(folder) + "/", str(folder)) for folder in chain), key=lambda p: -len(p[0]))
+    found = {}
+    for rid in doc.data.get("rules", {}):
+        pos = doc.pos(("rules", rid, "text")) or doc.pos(("rules", rid))
+        found[rid] = next((folder for prefix, folder in prefixes if pos and pos.file.startswith(prefix)),
+                          str(chain[-1]))
+    return found
 
 
 def _compile(doc: Document, sink: DiagnosticSink) -> Ruleset:

@@ -308,6 +308,7 @@ class Ruleset:
     game_end: GameEnd | None = None
     actions: Mapping[str, Action] = field(default_factory=dict)
     folders: tuple[str, ...] = ()  # the extends chain, base first
+    rule_folders: Mapping[str, str] = field(default_factory=dict)  # rule ID -> the folder whose files state it
     registry: Any = field(default=None, repr=False)  # the condition-language vocabulary of this ruleset
     data: Mapping[str, Any] = field(default_factory=dict, repr=False)  # the resolved YAML, for `brass show`
 

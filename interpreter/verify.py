@@ -5,9 +5,13 @@
 
 Prints each failure located at its file and line (a step refused or accepted against
 expectation, an assertion with the values of its sides), a file that cannot be loaded with
-every error as FILE:LINE:COL: message, then one rule-coverage table per ruleset (each rule ID of
-its index with the scenarios citing it, or "none") and a last line `N passed, M failed`.
-Exit status 0 only when every scenario passed.
+every error as FILE:LINE:COL: message, then the rule-coverage tables and a last line
+`N passed, M failed`. Exit status 0 only when every scenario passed.
+
+A rule belongs to the ruleset whose files state it: the base game's index for every rule a
+variant inherits, the variant's own table for a rule it rewrites. So a scenario of the
+Introductory Game citing R-INTRO-01 covers the base index's R-INTRO-01, while a summary-es
+scenario citing R-ERA-02 covers summary-es's reading of it, not the rulebook's.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence, TextIO
 
-from interpreter.errors import BrassError
+from interpreter.errors import BrassError, RulesetError
+from interpreter.loader import load_ruleset
+from interpreter.model import Ruleset
 from interpreter.scenario import Result, Scenario, ScenarioError, display_path, load_scenario, run_scenario
 
 
@@ -34,13 +40,35 @@ def scenario_files(paths: Sequence[str | Path]) -> list[Path]:
 
 
 def coverage(scenarios: Sequence[Scenario]) -> dict[str, dict[str, list[str]]]:
-    """Per ruleset name: each rule ID of its index -> the scenarios (display paths) citing it."""
-    table: dict[str, dict[str, list[str]]] = {}
+    """Per ruleset that states rules: each rule ID it states -> the scenarios citing it.
+
+    A scenario is named by its file's stem, followed by its ruleset's name in brackets when it
+    is played with another ruleset than the one the table is for."""
+    tables: dict[str, dict[str, list[str]]] = {}
+    for ruleset in {id(s.ruleset): s.ruleset for s in scenarios}.values():
+        for rid in ruleset.rules:
+            tables.setdefault(_owner(ruleset, rid), {}).setdefault(rid, [])
     for scenario in scenarios:
-        rules = table.setdefault(scenario.ruleset.name, {rid: [] for rid in scenario.ruleset.rules})
         for rid in scenario.rules:
-            rules.setdefault(rid, []).append(scenario.display)
-    return table
+            owner = _owner(scenario.ruleset, rid)
+            label = _short(scenario.display)
+            tables[owner][rid].append(label if owner == scenario.ruleset.name else f"{label} ({scenario.ruleset.name})")
+    return tables
+
+
+def _owner(ruleset: Ruleset, rid: str) -> str:
+    """The name of the ruleset whose files state the rule (the ruleset itself or a base)."""
+    folder = ruleset.rule_folders.get(rid)
+    if folder is None or folder == ruleset.folders[-1]:
+        return ruleset.name
+    return _folder_name(folder)
+
+
+def _folder_name(folder: str) -> str:
+    try:
+        return load_ruleset(folder).name  # a base of a loaded ruleset: it loads (from the cache)
+    except RulesetError:
+        return Path(folder).name
 
 
 def verify(paths: Sequence[str | Path], out: TextIO, show_coverage: bool = False) -> int:
@@ -65,17 +93,24 @@ def verify(paths: Sequence[str | Path], out: TextIO, show_coverage: bool = False
         else:
             failed += 1
             _print_failure(result, out)
-    table = coverage(loaded)
-    for name, rules in table.items():
-        print(f"\nrule coverage ({name}):", file=out)
+    for name, rules in coverage(loaded).items():
+        print(f"\nrule coverage ({name}{_what(name, loaded)}):", file=out)
         width = max(len(rid) for rid in rules)
         for rid, cited in rules.items():
-            print(f"  {rid:<{width}}  {', '.join(_short(c) for c in cited) if cited else 'none'}", file=out)
+            print(f"  {rid:<{width}}  {', '.join(cited) if cited else 'none'}", file=out)
         if show_coverage:
             covered = sum(1 for c in rules.values() if c)
             print(f"coverage ({name}): {covered}/{len(rules)} rule IDs = {100 * covered / len(rules):.1f}%", file=out)
     print(f"{passed} passed, {failed} failed", file=out)
     return 0 if failed == 0 else 1
+
+
+def _what(name: str, scenarios: Sequence[Scenario]) -> str:
+    """For a variant's table: which of the index's rules it holds."""
+    for ruleset in (s.ruleset for s in scenarios):
+        if ruleset.name == name and len(ruleset.folders) > 1:
+            return ", the rules it rewrites"
+    return ""
 
 
 def _print_failure(result: Result, out: TextIO) -> None:

@@ -42,11 +42,13 @@ def test_what_if(at_root) -> None:
     found = changes("rulesets/what-if")
     f = "rulesets/what-if/what-if.yaml"
     assert table(found)[4:] == [
-        (CONDITION, "actions.build.requires[10].check", f"{f}:25"),
-        (VALUE, "actions.build.requires[10].message", f"{f}:26"),
-        (VALUE, "eras[canal].network[0].money", f"{f}:14"),
-        (VALUE, "rules.R-BUILD-12.text", f"{f}:5"),
-        (VALUE, "economy.loan.amount", f"{f}:8"),
+        (CONDITION, "actions.build.requires[10].check", f"{f}:31"),
+        (VALUE, "actions.build.requires[10].message", f"{f}:32"),
+        (VALUE, "eras[canal].network[0].money", f"{f}:20"),
+        (VALUE, "rules.R-LOAN-01.text", f"{f}:9"),
+        (VALUE, "rules.R-BUILD-12.text", f"{f}:7"),
+        (VALUE, "rules.R-LINK-02.text", f"{f}:11"),
+        (VALUE, "economy.loan.amount", f"{f}:14"),
     ]
     assert [c.path for c in found[:4]] == ["name", "title", "version", "description"]
     check = found[4]
@@ -54,7 +56,7 @@ def test_what_if(at_root) -> None:
     assert check.new == "not any(t in tiles_at(location) where t.owner == me and t.slot != slot)"
     assert check.rule == "R-BUILD-12"
     assert (check.where_old.file, check.where_old.line) == ("rulesets/birmingham/actions.yaml", 61)
-    money, loan = found[6], found[8]
+    money, loan = found[6], found[10]
     assert (money.old, money.new, loan.old, loan.new, loan.rule) == (3, 4, 30, 25, "R-LOAN-01")
 
 
@@ -124,10 +126,10 @@ def test_the_other_way_round_points_at_the_base_files(at_root) -> None:
 def test_cli_text(at_root, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "rulesets/birmingham", "rulesets/what-if"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "rulesets/what-if against rulesets/birmingham: 9 changes"
-    assert "rulesets/what-if/what-if.yaml:14:49: value changed: eras[canal].network[0].money: 3 → 4" in out
-    assert "rulesets/what-if/what-if.yaml:8:18: value changed: economy.loan.amount [R-LOAN-01]: 30 → 25" in out
-    assert ('rulesets/what-if/what-if.yaml:25:20: condition changed: actions.build.requires[10].check '
+    assert out[0] == "rulesets/what-if against rulesets/birmingham: 11 changes"
+    assert "rulesets/what-if/what-if.yaml:20:49: value changed: eras[canal].network[0].money: 3 → 4" in out
+    assert "rulesets/what-if/what-if.yaml:14:18: value changed: economy.loan.amount [R-LOAN-01]: 30 → 25" in out
+    assert ('rulesets/what-if/what-if.yaml:31:20: condition changed: actions.build.requires[10].check '
             '[R-BUILD-12]: era != "canal" or not any(t in tiles_at(location) where t.owner == me and '
             't.slot != slot) → not any(t in tiles_at(location) where t.owner == me and t.slot != slot)') in out
 

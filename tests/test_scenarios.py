@@ -145,3 +145,18 @@ def test_brass_verify_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "assertion failed: money(1) + 1 == vp(1)" in out and "money(1) + 1 = 48" in out
     assert "coverage (birmingham): 1/" in out
     assert out.rstrip().splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_coverage_counts_a_rewritten_rule_for_the_variant_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """summary-es rewrites R-ERA-02 and R-BEER-02: its scenario citing R-ERA-02 covers the
+    variant's reading, not the rulebook's; an inherited rule counts for the base index."""
+    write(tmp_path, "ruleset: summary-es\nplayers: 2\nrules: [R-ERA-02, R-SETUP-06]\nthen: ['market(\"coal\") == 13']\n",
+          "es_reading.yaml")
+    assert main(["verify", str(tmp_path), "--coverage"]) == 0
+    out = capsys.readouterr().out
+    base = out[out.index("rule coverage (birmingham):"):out.index("rule coverage (summary-es")]
+    variant = out[out.index("rule coverage (summary-es, the rules it rewrites):"):]
+    assert "R-SETUP-06  es_reading (summary-es)" in base and "R-ERA-02" not in base
+    assert "coverage (birmingham): 1/123 rule IDs" in base
+    assert "R-ERA-02   es_reading\n" in variant and "R-BEER-02  none\n" in variant
+    assert "coverage (summary-es): 1/2 rule IDs = 50.0%" in variant
