@@ -9,7 +9,8 @@ the rules written in docs/extends.md:
 2. anything else from the child replaces the base value;
 3. `$remove: [keys]` deletes entries of the base mapping first;
 4. `{$replace: VALUE}` replaces a mapping instead of merging into it;
-5. `{$patch: {key, set, remove, append}}` edits a base list of mappings by key.
+5. `{$patch: {key, set, remove, append}}` edits a base list of mappings by key
+   (`key: $name`: a list of steps, each a name or a one-key mapping {name: arguments}).
 
 Every merged value keeps the position of the document that supplied it, so an
 error in an inherited value names the base file and an error in an overridden
@@ -34,6 +35,7 @@ EXTENDS = "extends"
 REMOVE, REPLACE, PATCH = "$remove", "$replace", "$patch"
 DIRECTIVES = (REMOVE, REPLACE, PATCH)
 PATCH_FIELDS = ("key", "set", "remove", "append")
+BY_NAME = "$name"  # `$patch` key of a list of steps: `name` or `{name: arguments}`, named by `name`
 _DIRECTIVES_TEXT = "the directives are $remove, $replace and $patch"
 _MISSING: Any = object()
 
@@ -294,8 +296,10 @@ class _Merger:
         spec = self.patch_spec(spath, child[PATCH])
         if spec is None:
             return self.fresh(cpath, {}, dst) if base is _MISSING else self.copy(self.base, bpath, dst, base)
-        if not (isinstance(base, list) and all(isinstance(entry, dict) for entry in base)):
-            self.error(spath, f"cannot {PATCH}: {_base_has(base, 'a list of mappings')}", key=True)
+        wanted = "a list of steps (names or {name: arguments})" if spec["key"] == BY_NAME else "a list of mappings"
+        if not (isinstance(base, list) and all(_entry_name(entry, spec["key"]) is not _MISSING or
+                                               (spec["key"] != BY_NAME and isinstance(entry, dict)) for entry in base)):
+            self.error(spath, f"cannot {PATCH}: {_base_has(base, wanted)}", key=True)
             return self.fresh(cpath, {}, dst) if base is _MISSING else self.copy(self.base, bpath, dst, base)
         return _Patch(self, spec, bpath, base, spath, dst).apply(cpath)
 
@@ -331,7 +335,7 @@ class _Patch:
         self.bpath, self.base, self.spath, self.dst = bpath, base, spath, dst
         self.index: dict[Any, list[int]] = {}
         for position, entry in enumerate(base):
-            value = entry.get(self.field, _MISSING)
+            value = _entry_name(entry, self.field)
             if value is not _MISSING and isinstance(value, Hashable):
                 self.index.setdefault(value, []).append(position)
 
@@ -357,11 +361,13 @@ class _Patch:
         if not isinstance(value, Hashable) or value not in self.index:
             known = [k for k in self.index if isinstance(k, str)]
             hint = _did_you_mean(value, known) if isinstance(value, str) else ""
-            self.m.error(where, f"the base has no entry with {self.field} {_show(value)}{hint}")
+            what = "step" if self.field == BY_NAME else f"entry with {self.field}"
+            self.m.error(where, f"the base has no {what} {_show(value)}{hint}")
             return None
         positions = self.index[value]
         if len(positions) > 1:
-            message = f"the base has {len(positions)} entries with {self.field} {_show(value)}; cannot tell which one"
+            what = "steps" if self.field == BY_NAME else f"entries with {self.field}"
+            message = f"the base has {len(positions)} {what} {_show(value)}; cannot tell which one"
             self.m.error(where, message)
             return None
         return positions[0]
@@ -381,31 +387,39 @@ class _Patch:
         updates: dict[int, int] = {}
         for number, entry in enumerate(self.spec.get("set", [])):
             where = self.spath + ("set", number)
-            if not isinstance(entry, dict) or self.field not in entry:
-                self.m.error(where, f"each 'set' entry must be a mapping with a '{self.field}' field")
+            name = _entry_name(entry, self.field)
+            if name is _MISSING:
+                self.m.error(where, f"each 'set' entry must be {self.entry_kind()}")
                 continue
-            position = self.find(entry[self.field], where + (self.field,))
+            at = where if self.field == BY_NAME else where + (self.field,)
+            position = self.find(name, at)
             if position is None:
                 continue
             if position in removed:
-                self.m.error(where + (self.field,), f"{_show(entry[self.field])} is both set and removed")
+                self.m.error(at, f"{_show(name)} is both set and removed")
             elif position in updates:
-                self.m.error(where + (self.field,), f"{_show(entry[self.field])} is set twice")
+                self.m.error(at, f"{_show(name)} is set twice")
             else:
                 updates[position] = number
         return updates
 
+    def entry_kind(self) -> str:
+        if self.field == BY_NAME:
+            return "a step: a name or a mapping with one key, {name: arguments}"
+        return f"a mapping with a '{self.field}' field"
+
     def append(self, result: list) -> None:
-        taken = {e.get(self.field) for e in result if isinstance(e.get(self.field), Hashable)}
+        taken = {_entry_name(e, self.field) for e in result if isinstance(_entry_name(e, self.field), Hashable)}
         for number, entry in enumerate(self.spec.get("append", [])):
             where = self.spath + ("append", number)
-            if not isinstance(entry, dict) or self.field not in entry:
-                self.m.error(where, f"each 'append' entry must be a mapping with a '{self.field}' field")
+            value = _entry_name(entry, self.field)
+            if value is _MISSING:
+                self.m.error(where, f"each 'append' entry must be {self.entry_kind()}")
                 continue
-            value = entry[self.field]
             if isinstance(value, Hashable) and value in taken:
-                message = f"an entry with {self.field} {_show(value)} already exists; use 'set' to change it"
-                self.m.error(where + (self.field,), message)
+                what = f"a step {_show(value)}" if self.field == BY_NAME else f"an entry with {self.field} {_show(value)}"
+                message = f"{what} already exists; use 'set' to change it"
+                self.m.error(where if self.field == BY_NAME else where + (self.field,), message)
                 continue
             if isinstance(value, Hashable):
                 taken.add(value)
@@ -414,6 +428,18 @@ class _Patch:
 
 # --------------------------------------------------------------------------
 # Small helpers for messages
+
+
+def _entry_name(entry: Any, field: str) -> Any:
+    """What identifies a list entry for `$patch`: its `field` value; with `key: $name`, a step's
+    name (a plain string, or the one key of `{name: arguments}`). `_MISSING` if it has none."""
+    if field == BY_NAME:
+        if isinstance(entry, str):
+            return entry
+        if isinstance(entry, dict) and len(entry) == 1 and not _is_directive(next(iter(entry))):
+            return next(iter(entry))
+        return _MISSING
+    return entry.get(field, _MISSING) if isinstance(entry, dict) else _MISSING
 
 
 def _is_directive(key: Any) -> bool:

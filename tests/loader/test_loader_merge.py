@@ -32,6 +32,10 @@ tiles:
   - {name: cotton, cost: 12, levels: 3}
   - {name: coal, cost: 5, levels: 4}
   - {name: iron, cost: 5, levels: 4}
+end:
+  - score_links
+  - {remove_tiles: {where: level == 1}}
+  - refill
 """
 
 
@@ -179,6 +183,43 @@ def test_rule5_patch_needs_a_list_of_mappings(make_ruleset: MakeRuleset, resolve
     assert merge_errors(make_ruleset, resolver, rules) == [
         "child/rules.yaml:3:5: cannot $patch: the base value here is a list, not a list of mappings",
         "child/rules.yaml:5:5: cannot $patch: the base has no value here (it needs a list of mappings)",
+    ]
+
+
+def test_rule5_patch_a_list_of_steps_by_name(make_ruleset: MakeRuleset, resolver: Resolver) -> None:
+    """`key: $name`: a step is a plain name or a one-key mapping {name: arguments}; a set entry
+    merges into a mapping step (rule 1) and replaces a plain one."""
+    rules = """
+end:
+  $patch:
+    key: $name
+    set:
+      - score_links: {value: 2}
+      - remove_tiles: {where: level <= 2}
+    remove: [refill]
+    append: [deal_hands]
+"""
+    doc = child_over_base(make_ruleset, resolver, rules)
+    assert doc.data["end"] == [{"score_links": {"value": 2}}, {"remove_tiles": {"where": "level <= 2"}}, "deal_hands"]
+    assert doc.pos(("end", 1, "remove_tiles", "where")) == SourcePos("child/rules.yaml", 6, 31)
+    assert doc.pos(("end", 2)) == SourcePos("child/rules.yaml", 8, 14)
+
+
+def test_rule5_patch_steps_errors(make_ruleset: MakeRuleset, resolver: Resolver) -> None:
+    rules = """
+end:
+  $patch:
+    key: $name
+    set: [{score_link: {value: 2}}, {a: 1, b: 2}]
+    append: [refill]
+tiles:
+  $patch: {key: $name, remove: [coal]}
+"""
+    assert merge_errors(make_ruleset, resolver, rules) == [
+        "child/rules.yaml:4:11: the base has no step 'score_link'; did you mean 'score_links'?",
+        "child/rules.yaml:4:37: each 'set' entry must be a step: a name or a mapping with one key, {name: arguments}",
+        "child/rules.yaml:5:14: a step 'refill' already exists; use 'set' to change it",
+        "child/rules.yaml:7:3: cannot $patch: the base value here is a list, not a list of steps (names or {name: arguments})",
     ]
 
 
