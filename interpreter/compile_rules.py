@@ -263,7 +263,7 @@ class RulesetCompiler:
         ranking = tuple(RankingKey(k["name"], self.expression(("game_end", "ranking", i, "key"), scope, INT))
                         for i, k in enumerate(data["ranking"]))
         last_era = data.get("last_era", self.doc.data["eras"][-1]["id"])
-        return GameEnd(scoring, ranking, last_era)
+        return GameEnd(scoring, ranking, last_era, data.get("rule"))
 
     def merchants(self) -> dict[str, Merchant]:
         return {mid: Merchant(mid, dict(m["spaces"]),

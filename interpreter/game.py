@@ -588,7 +588,7 @@ class Game:
         if not isinstance(action, dict):
             raise IllegalAction(f"an action is a mapping like {{'action': 'loan', 'card': …}}, not {action!r}")
         if self.state.finished:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", [self._game_over()])
         if self._is_whole_action(action):
             self._apply_whole(action)
         else:
@@ -811,11 +811,17 @@ class Game:
         """Whether a whole action is legal now and, if not, every precondition it fails (nothing changes)."""
         if not isinstance(action, dict) or action.get("action") not in self.ruleset.actions:
             return {"legal": False, "failures": [Failure(None, f"unknown action {action!r}", "")]}
+        if self.state.finished:
+            return {"legal": False, "failures": [self._game_over()]}
         try:
             self._clone()._feed(action)
         except IllegalAction as refused:
             return {"legal": False, "failures": refused.failures or [Failure(None, str(refused), "")]}
         return {"legal": True, "failures": []}
+
+    def _game_over(self) -> Failure:
+        end = self.ruleset.game_end
+        return Failure(end.rule if end else None, "The game is over: no more actions are taken.", "")
 
     def _decode(self, part: Any, param: Any, wanted: Any, env: Env) -> Any:
         i = part.params.index(param)

@@ -276,6 +276,7 @@ class GameEnd:
     scoring: tuple[EffectStep, ...]
     ranking: tuple[RankingKey, ...]
     last_era: str  # the game ends after this era (by default the last one listed)
+    rule: str | None = None  # the rule ID that ends the game, cited when an action comes after the end
 
 
 @dataclass

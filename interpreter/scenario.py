@@ -393,9 +393,9 @@ def run_scenario(scenario: Scenario) -> Result:
 
 def _run_step(game: Game, step: Step) -> Problem | None:
     what = f"step {step.n} ({'action' if step.whole else 'decision'} {_show_move(step.move)})"
-    if game.is_over:
+    if game.is_over and not step.illegal:
         return Problem(step.pos, f"{what}: the game is already over")
-    if step.player is not None and step.player != game.deciding_seat:
+    if step.player is not None and not game.is_over and step.player != game.deciding_seat:
         return Problem(step.pos, f"{what}: it is player {game.deciding_seat}'s decision, not player {step.player}'s")
     move = _with_card_ids(game, game.player(step.player or game.deciding_seat), step.move)
     if not step.illegal:

@@ -138,3 +138,11 @@ def test_random_game_runs_to_the_end_with_the_rulebook_card_arithmetic(rs, playe
     assert started == actions
     assert not game.state.deck and all(not p.hand for p in game.state.players)
     assert [s["place"] for s in game.standings()][0] == 1
+    # after the end nothing is accepted, and the refusal cites the rule that ends the game
+    assert game.legal_actions() == []
+    before = game.to_json()
+    with pytest.raises(IllegalAction) as refused:
+        game.apply({"action": "pass"})
+    assert [f.rule for f in refused.value.failures] == ["R-END-01"]
+    assert game.explain({"action": "loan", "card": "x"})["failures"][0].rule == "R-END-01"
+    assert game.to_json() == before

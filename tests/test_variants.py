@@ -81,7 +81,7 @@ def test_tiebreak_by_level_same_level_then_money_decides() -> None:
 
 
 def test_tiebreak_by_level_a_higher_level_still_wins() -> None:
-    """Spaces 14 (level 3) against 11 (level 1): the higher level wins whatever the money."""
+    """Spaces 14 (level 2) against 11 (level 1): the higher level wins whatever the money."""
     g = new("tiebreak-by-level")
     era(g, "rail", round=10)
     turn(g, 1, order=[1, 2])
@@ -227,11 +227,11 @@ def test_what_if_canal_link_costs_4(ruleset: str, money: int) -> None:
 
 
 def test_what_if_canal_link_refused_with_3() -> None:
-    """£3 buys a canal link in the full game, not in the what-if (R-LINK-03)."""
+    """£3 buys a canal link in the full game, not in the what-if (R-LINK-02)."""
     g = canal_turn("what-if")
     set_player(g, 1, money=3)
     action = {"action": "network", "card": card_id(g, 1, "birmingham"), "links": [{"link": "L04"}]}
-    assert refused(g, action) == ["R-LINK-03"]
+    assert refused(g, action) == ["R-LINK-02"]
 
 
 @pytest.mark.parametrize("ruleset, money", [("birmingham", 47), ("what-if", 42)])
