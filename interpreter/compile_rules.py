@@ -202,8 +202,8 @@ class RulesetCompiler:
         if "repeat" in data:
             r = data["repeat"]
             inner, _ = self.part(path + ("repeat",), r, scope, {"nth": INT})
-            repeat = ActionRepeat(r["name"], r.get("min", 1), r.get("max"), inner)
-        rules = tuple([data["rule"]] if "rule" in data else []) + tuple(data.get("rules", ()))
+            repeat = ActionRepeat(r["name"], r.get("min", 1), r.get("max"), inner, _cited(r))
+        rules = _cited(data)
         return Action(action_id, data["name"], data.get("doc", ""), rules, part, repeat, self.doc.pos(path, key=True))
 
     def part(self, path: Path, data: Mapping[str, Any], registry: Registry,
@@ -270,6 +270,11 @@ class RulesetCompiler:
                               self.effects(("merchants", mid, "beer_bonus"), BONUS, self.registry)
                               if "beer_bonus" in m else ())
                 for mid, m in self.doc.data["merchants"].items()}
+
+
+def _cited(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """The rule IDs a record cites with `rule:` and `rules:`."""
+    return tuple([data["rule"]] if "rule" in data else []) + tuple(data.get("rules", ()))
 
 
 def _as_text(value: Any) -> str:

@@ -146,15 +146,20 @@ class DecisionEngine:
         return found
 
     def _holds(self, check: Check, env: Env) -> bool:
+        return self.judge(check, env) is True
+
+    def judge(self, check: Check, env: Env) -> bool | None:
+        """Whether a precondition holds; None when it cannot be evaluated (a value it reads does
+        not exist here, e.g. the price of a third link): such a check never holds."""
         if check.derived:
             vars = env.vars
             for name in check.derived:
                 if vars.get(name) is UNAVAILABLE:
-                    return False
+                    return None
         try:
             return bool(check.fn(env))
         except DslError:
-            return False
+            return None
 
     def bind_derived(self, items: list[tuple[str, Any]], env: Env) -> None:
         for name, expr in items:
@@ -246,14 +251,18 @@ class DecisionEngine:
         """Every precondition of the part (bound so far) that does not hold, with its message."""
         plan = self.plan(part)
         levels = [plan.requires_first] + plan.requires_at[: (len(part.params) if upto is None else upto + 1)]
-        failed = []
+        failed, unjudged = [], []
         for check in (c for level in levels for c in level):
             if any(name not in env.vars for name in check.bound):
                 continue  # it reads a choice that was not made: it cannot be judged
-            if not self.holds(check, env):
+            verdict = self.judge(check, env)
+            if verdict is not True:
                 requirement = check.requirement
-                failed.append(Failure(requirement.rule, self.render(requirement, env), str(requirement.pos)))
-        return failed
+                failure = Failure(requirement.rule, self.render(requirement, env), str(requirement.pos))
+                (failed if verdict is False else unjudged).append(failure)
+        # A check that could not be evaluated is a consequence of another failure when there is one
+        # (a third rail link has no price: the limit of two links explains it).
+        return failed or unjudged
 
     def render(self, requirement: Requirement, env: Env) -> str:
         parts = []

@@ -762,6 +762,10 @@ class Game:
             failures = self._part_failures(action, whole)
         finally:
             self.pending = None
+        repeat = action.repeat
+        if not failures and repeat.max is not None and ended.repeats_done >= repeat.max:
+            rule = (repeat.rules or action.rules or (None,))[0]
+            failures = [Failure(rule, f"{action.name} allows at most {repeat.max} {repeat.name} in one action.", "")]
         raise IllegalAction(f"{action.name}: no more than {ended.repeats_done} of {action.repeat.name} "
                             f"possible here", failures)
 
@@ -802,7 +806,11 @@ class Game:
             value = self._decode(part, param, choices[param.name], env)
             if value is None:
                 failures.append(Failure(None, f"{choices[param.name]!r} is not a possible {param.name}", ""))
-                continue
+                # Bound anyway when it names a real thing, so that the preconditions say why it is
+                # not possible (a location card's own town: R-BUILD-02), not only that it is not.
+                value = self._any_of_type(param.type, choices[param.name])
+                if value is None:
+                    continue
             env.vars[param.name] = value
             self.decisions.bind_derived(plan.derived_at[i], env)
         return failures
@@ -818,6 +826,18 @@ class Game:
         except IllegalAction as refused:
             return {"legal": False, "failures": refused.failures or [Failure(None, str(refused), "")]}
         return {"legal": True, "failures": []}
+
+    def _any_of_type(self, type_name: str, wanted: Any) -> Any:
+        """The value of a param's type named by `wanted` (an id), whether or not it may be chosen now.
+
+        Cards and slots are objects at run time; locations, industries and links are their ids."""
+        if not isinstance(wanted, str):
+            return None
+        if type_name in ("card", "slot"):
+            return (self.cards if type_name == "card" else self._slots).get(wanted)
+        ids = {"location": self.ruleset.locations, "industry": self.ruleset.industries,
+               "link": self.ruleset.links}.get(type_name, ())
+        return wanted if wanted in ids else None
 
     def _game_over(self) -> Failure:
         end = self.ruleset.game_end

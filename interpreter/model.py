@@ -252,6 +252,7 @@ class ActionRepeat:
     min: int
     max: int | None
     part: ActionPart
+    rules: tuple[str, ...] = ()  # the rules that set min and max, cited when a repetition is one too many
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from brass_dsl import BOOL, DslError, Env, compile_expression, parse
 from brass_dsl import ast
@@ -36,6 +36,7 @@ __all__ = ["Scenario", "ScenarioError", "Result", "load_scenario", "load_setup",
 TOP_KEYS = ("description", "ruleset", "players", "seed", "rules", "given", "when", "then")
 STEP_KEYS = ("player", "action", "decision", "expect", "reasons", "message")
 COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"}
+ANY_CARD = "any"  # a step's card that does not matter: any card of the hand
 
 
 class ScenarioError(RulesetError):
@@ -438,20 +439,35 @@ def _card_params(game: Game) -> set[str]:
 
 def _with_card_ids(game: Game, player: Player, move: dict[str, Any]) -> dict[str, Any]:
     """Cards may be written by face (`card: birmingham`): each becomes the id of a different card
-    of that face in the player's hand (left as written when there is none: the engine refuses it)."""
+    of that face in the player's hand (left as written when there is none: the engine refuses it).
+    `card: any` is a card of the hand that the step does not otherwise use, the first in hand
+    order: for steps whose card does not matter (many passes), so that the scenario does not
+    depend on the shuffle."""
     names = _card_params(game)
     ids = {c.id for c in player.hand}
-    used: set[str] = set(v for k, v in move.items() if k in names and v in ids)
+    used: set[str] = {v for k, v in move.items() if k in names and v in ids}
 
-    def convert(value: Any) -> Any:
-        if not isinstance(value, str) or value in ids:
-            return value
+    def take(value: Any, fits: Callable[[Card], bool]) -> Any:
         for card in player.hand:
-            if card.face == value and card.id not in used:
+            if card.id not in used and fits(card):
                 used.add(card.id)
                 return card.id
         return value
 
+    def by_face(value: Any) -> Any:
+        if not isinstance(value, str) or value in ids or value == ANY_CARD:
+            return value
+        return take(value, lambda card: card.face == value)
+
+    def by_any(value: Any) -> Any:
+        return take(value, lambda card: True) if value == ANY_CARD else value
+
+    faces_done = _map_cards(move, names, by_face)  # faces first, so that `any` takes a card no face claimed
+    return _map_cards(faces_done, names, by_any)
+
+
+def _map_cards(move: dict[str, Any], names: set[str], convert: Callable[[Any], Any]) -> dict[str, Any]:
+    """The move with `convert` applied to each card choice, also inside repeated parts (lists of mappings)."""
     out = {}
     for key, value in move.items():
         if key in names:

@@ -77,7 +77,7 @@ def test_summary_es(at_root) -> None:
     f = "rulesets/summary-es/es.yaml"
     value = "if any(j in links_at(l) where j != k and link_owner(j) == p) then 1 else 0"
     assert table(found)[3:] == [
-        (VALUE, "actions.network.repeat.requires[7].message", f"{f}:46"),
+        (VALUE, "actions.network.repeat.requires[8].message", f"{f}:46"),
         (ADDED, "eras[canal].end[0].score_links.value", f"{f}:24"),
         (ADDED, "eras[rail].end[0].score_links.value", f"{f}:30"),
         (VALUE, "resources.beer.sources", f"{f}:35"),

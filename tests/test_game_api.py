@@ -146,3 +146,27 @@ def test_random_game_runs_to_the_end_with_the_rulebook_card_arithmetic(rs, playe
     assert [f.rule for f in refused.value.failures] == ["R-END-01"]
     assert game.explain({"action": "loan", "card": "x"})["failures"][0].rule == "R-END-01"
     assert game.to_json() == before
+
+
+def test_a_value_outside_the_choices_is_explained_by_the_rule_that_excludes_it(rs) -> None:
+    """A location card names its own town (R-BUILD-02): Dudley is not among the choices of a
+    Coventry card, and the refusal says which rule excludes it, not only that it is not listed."""
+    game = Game.from_setup(rs, 2, {"round": 2, "current": 1, "players": {1: {"hand": ["coventry", "dudley"]}}}, 1)
+    card = next(c.id for c in game.player(1).hand if c.face == "coventry")
+    failures = game.explain({"action": "build", "card": card, "industry": "coal", "location": "dudley",
+                             "slot": "dudley/0"})["failures"]
+    assert [(f.rule, f.message) for f in failures] == [
+        (None, "'dudley' is not a possible location"),
+        ("R-BUILD-02", "This location card lets you build only in Coventry."),
+    ]
+
+
+def test_one_repetition_too_many_cites_the_rule_of_the_limit(rs) -> None:
+    game = Game.from_setup(rs, 2, {"round": 2, "current": 1, "players": {1: {"money": 30, "hand": ["dudley"]}}}, 1)
+    card = game.player(1).hand[0].id
+    with pytest.raises(IllegalAction) as refused:
+        game.apply({"action": "develop", "card": card,
+                    "tiles": [{"industry": "coal"}, {"industry": "iron"}, {"industry": "cotton"}]})
+    assert [(f.rule, f.message) for f in refused.value.failures] == [
+        ("R-DEV-01", "Develop allows at most 2 tiles in one action.")]
+    assert game.player(1).money == 30

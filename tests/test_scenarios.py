@@ -160,3 +160,23 @@ def test_coverage_counts_a_rewritten_rule_for_the_variant_only(tmp_path: Path, c
     assert "coverage (birmingham): 1/123 rule IDs" in base
     assert "R-ERA-02   es_reading\n" in variant and "R-BEER-02  none\n" in variant
     assert "coverage (summary-es): 1/2 rule IDs = 50.0%" in variant
+
+
+def test_card_any_plays_a_card_the_step_does_not_otherwise_use(tmp_path: Path) -> None:
+    path = write(tmp_path, """\
+rules: [R-TURN-05]
+players: 2
+given:
+  round: 2
+  current: 1
+  players:
+    1: {hand: [dudley, birmingham, coventry, coventry, stafford]}
+when:
+  - {player: 1, action: {action: pass, card: any}}
+  - {player: 1, action: {action: scout, card: any, second_card: coventry, third_card: any}}
+then:
+  - count(f in discard_faces(player(1)) where f in ["dudley", "birmingham", "coventry"]) == 4
+  - '"stafford" in hand_faces(player(1)) and "wild_location" in hand_faces(player(1))'
+""")
+    result = run_scenario(load_scenario(path))
+    assert result.passed, [str(f) for f in result.failures]
