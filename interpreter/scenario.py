@@ -34,7 +34,7 @@ from interpreter.yaml_source import Document, kind_name, load_yaml_file
 __all__ = ["Scenario", "ScenarioError", "Result", "load_scenario", "load_setup", "run_scenario", "display_path"]
 
 TOP_KEYS = ("description", "ruleset", "players", "seed", "rules", "given", "when", "then")
-STEP_KEYS = ("player", "action", "decision", "expect", "reasons", "message")
+STEP_KEYS = ("player", "action", "decision", "expect", "reasons", "message", "then")
 COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"}
 ANY_CARD = "any"  # a step's card that does not matter: any card of the hand
 
@@ -53,6 +53,7 @@ class Step:
     illegal: bool
     reasons: list[str]
     message: str | None
+    then: list["Assertion"] = field(default_factory=list)  # checked right after the step
 
 
 @dataclass
@@ -297,19 +298,21 @@ class _Loader:
         if (reasons or message is not None) and expect != "illegal":
             self.error(at + ("reasons",) if reasons else at + ("message",),
                        "reasons and message describe a refusal: add 'expect: illegal'")
-        return Step(n + 1, self.pos(at), player, move, kind == "action", expect == "illegal", list(reasons), message)
+        then = self.assertions(item.get("then"), ruleset, at + ("then",))
+        return Step(n + 1, self.pos(at), player, move, kind == "action", expect == "illegal", list(reasons), message,
+                    then)
 
-    def assertions(self, value: Any, ruleset: Ruleset) -> list[Assertion]:
+    def assertions(self, value: Any, ruleset: Ruleset, root: tuple[Any, ...] = ("then",)) -> list[Assertion]:
         if value is None:
             return []
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list):
-            self.error(("then",), f"then must be a list of assertions, not {kind_name(value)}")
+            self.error(root, f"then must be a list of assertions, not {kind_name(value)}")
             return []
         registry = scenario_registry(ruleset)
         found = []
         for n, text in enumerate(items):
-            at = ("then",) if isinstance(value, str) else ("then", n)
+            at = root if isinstance(value, str) else root + (n,)
             if isinstance(text, bool) or isinstance(text, int):
                 text = str(text).lower()
             if not isinstance(text, str):
@@ -385,6 +388,9 @@ def run_scenario(scenario: Scenario) -> Result:
         if problem is not None:
             result.failures.append(problem)
             return result  # later steps and assertions would only report the consequences
+        result.failures.extend(p for p in (_check(game, a) for a in step.then) if p is not None)
+        if result.failures:
+            return result
     for assertion in scenario.then:
         problem = _check(game, assertion)
         if problem is not None:

@@ -180,3 +180,29 @@ then:
 """)
     result = run_scenario(load_scenario(path))
     assert result.passed, [str(f) for f in result.failures]
+
+
+def test_a_step_may_carry_its_own_assertions(tmp_path: Path) -> None:
+    """`then:` on a step is checked right after it: the state between two steps."""
+    text = """\
+rules: [R-LOAN-01]
+players: 2
+given:
+  round: 2
+  turn_order: [1, 2]
+  current: 1
+  players:
+    1: {money: 10, hand: [dudley, birmingham]}
+when:
+  - player: 1
+    action: {action: loan, card: dudley}
+    then: [money(1) == 40, actions_left == 1]
+  - player: 1
+    action: {action: loan, card: birmingham}
+    then: [money(1) == 70, player(1).income_position == 4]
+"""
+    assert run_scenario(load_scenario(write(tmp_path, text))).passed
+    failing = write(tmp_path, text.replace("money(1) == 40,", "money(1) == 41,"), "f.yaml")
+    result = run_scenario(load_scenario(failing))
+    assert [str(f).splitlines()[:2] for f in result.failures] == [
+        [f"{failing}:12:12: assertion failed: money(1) == 41", "    money(1) = 40"]]
