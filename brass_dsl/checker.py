@@ -68,6 +68,10 @@ def _is_flexible(node: ast.Node) -> bool:
     return isinstance(node, (ast.StrLit, ast.ListLit))
 
 
+def _is_list_node(node: ast.Node) -> bool:
+    return isinstance(node, ast.ListLit)
+
+
 def _element_of(t: Hint) -> Hint:
     return t.element if isinstance(t, ListType) else None
 
@@ -252,6 +256,10 @@ class _Checker:
         return None if operand is None else typed.Unary(wanted, node, node.op, operand)
 
     def binary(self, node: ast.Binary, scope: Scope, hint: Hint) -> typed.Typed | None:
+        if node.op == "+" and (_is_list_node(node.left) or _is_list_node(node.right) or isinstance(hint, ListType)):
+            return self.join(node, scope, hint)
+        if node.op == "+":
+            return self.plus(node, scope, hint)
         if node.op in ARITHMETIC_OPS:
             return self.uniform(node, scope, INT)
         if node.op in LOGICAL_OPS:
@@ -259,6 +267,32 @@ class _Checker:
         if node.op in MEMBERSHIP_OPS:
             return self.membership(node, scope)
         return self.comparison(node, scope)
+
+    def plus(self, node: ast.Binary, scope: Scope, hint: Hint) -> typed.Typed | None:
+        """`+` adds two ints, or joins two lists of one item type (`hand(p) + discard(p)`)."""
+        left = self.check(node.left, scope, None)
+        if left is not None and isinstance(left.type, ListType):
+            return self.joined(node, left, self.check(node.right, scope, left.type))
+        template = "'+' needs int operands, got {actual} on the "
+        left = self.require(left, INT, template + "left")
+        right = self.require(self.check(node.right, scope, None), INT, template + "right")
+        if left is None or right is None:
+            return None
+        return typed.Binary(INT, node, "+", left, right)
+
+    def join(self, node: ast.Binary, scope: Scope, hint: Hint) -> typed.Typed | None:
+        """`+` with a list literal on one side (or a list expected): the literal takes the other side's type."""
+        left, right = self.check_pair(node.left, node.right, scope, _same, _same, hint)
+        return self.joined(node, left, right)
+
+    def joined(self, node: ast.Binary, left: typed.Typed | None, right: typed.Typed | None) -> typed.Typed | None:
+        if left is None or right is None:
+            return None
+        if not isinstance(left.type, ListType) or left.type != right.type:
+            self.error_at(f"'+' joins two lists of one type, got {left.type} and {right.type}",
+                          node.op_line, node.op_column)
+            return None
+        return typed.Binary(left.type, node, "+", left, right)
 
     def uniform(self, node: ast.Binary, scope: Scope, t: DslType) -> typed.Typed | None:
         """An operator taking two operands of type `t` and giving a `t`."""

@@ -148,6 +148,11 @@ _BINARY_OPS: dict[str, Callable[[Any, Any], Any]] = {
 _LIST_EQUALITY = {"==": _same_items, "!=": _different_items}
 
 
+def _joined(a: Any, b: Any) -> list[Any]:
+    """Two lists joined (either may be a tuple at run time)."""
+    return [*a, *b]
+
+
 def _guarded(op: Callable[[int, int], int], fail: Failure, message: str) -> Callable[[int, int], int]:
     """`op` (// or %) raising `fail(message)` instead of ZeroDivisionError."""
 
@@ -324,6 +329,8 @@ class _Compiler:
             return _guarded(operator.mod, fail, "modulo by zero")
         if isinstance(t.left.type, ListType) and t.op in _LIST_EQUALITY:
             return _LIST_EQUALITY[t.op]
+        if isinstance(t.type, ListType) and t.op == "+":
+            return _joined
         return _BINARY_OPS[t.op]
 
     def conditional(self, t: typed.Conditional) -> Fn:

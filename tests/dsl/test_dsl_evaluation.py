@@ -32,6 +32,10 @@ from brass_dsl import BOOL, INT, DslEvaluationError, compile_expression
         ("'a' == \"a\"", True),
         ("[1, 2] == [1, 2]", True),
         ("[1, 2] != [2, 1]", True),
+        ("[1, 2] + [3] == [1, 2, 3]", True),
+        ("count(p in players + players where p.vp > 5)", 4),
+        ("count(p in [] + players)", 3),
+        ("[1] + [] + [2] == [1, 2]", True),
     ],
 )
 def test_precedence_and_operators(run, text: str, value: object) -> None:
