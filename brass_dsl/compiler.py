@@ -294,12 +294,38 @@ class _Compiler:
         return lambda env: env.vars[name]
 
     def get_field(self, t: typed.GetField) -> Fn:
-        get, obj = t.field.get, self.compile(t.obj)
+        obj, of_value = self.compile(t.obj), t.field.of_value
+        if of_value is not None:
+            return lambda env: of_value(obj(env))
+        get = t.field.get
         return lambda env: get(env, obj(env))
 
     def call(self, t: typed.CallFunction) -> Fn:
         impl, args, name = t.entry.impl, self.compile_all(t.args), t.entry.name
         fail = self.failure(t.node.line, t.node.column)
+
+        if len(args) == 1:  # the common arities without building an argument list
+            (only,) = args
+
+            def run(env: Env) -> Any:
+                value = only(env)  # arguments are evaluated outside the try, as below
+                try:
+                    return impl(env, value)
+                except ValueError as exc:
+                    raise fail(f"{name}(): {exc}") from exc
+
+            return run
+        if len(args) == 2:
+            first, second = args
+
+            def run(env: Env) -> Any:
+                a, b = first(env), second(env)
+                try:
+                    return impl(env, a, b)
+                except ValueError as exc:
+                    raise fail(f"{name}(): {exc}") from exc
+
+            return run
 
         def run(env: Env) -> Any:
             values = [arg(env) for arg in args]

@@ -137,16 +137,13 @@ class DecisionEngine:
     def holds(self, check: Check, env: Env) -> bool:
         """Whether a precondition holds; remembered per state for the values it reads."""
         if not check.remember:
-            return self._holds(check, env)
+            return self.judge(check, env) is True
         vars = env.vars
         key = (id(check), tuple([vars.get(n) for n in check.bound]))
         found = self.check_memo.get(key)
         if found is None:
-            found = self.check_memo[key] = self._holds(check, env)
+            found = self.check_memo[key] = self.judge(check, env) is True
         return found
-
-    def _holds(self, check: Check, env: Env) -> bool:
-        return self.judge(check, env) is True
 
     def judge(self, check: Check, env: Env) -> bool | None:
         """Whether a precondition holds; None when it cannot be evaluated (a value it reads does
@@ -194,7 +191,7 @@ class DecisionEngine:
         plan = self.plan(part)
         if start == 0:
             self.bind_derived(plan.derived_first, env)
-            if not all(self.holds(r, env) for r in plan.requires_first):
+            if not self.all_hold(plan.requires_first, env):
                 return False
         if start >= len(part.params):
             return plan.then is None or self._then_completable(plan.then, env)
@@ -212,8 +209,16 @@ class DecisionEngine:
     def try_value(self, plan: PartPlan, i: int, value: Any, env: Env) -> bool:
         """Bind param i to value (and derived values); True if its preconditions hold."""
         env.vars[plan.part.params[i].name] = value
-        self.bind_derived(plan.derived_at[i], env)
-        return all(self.holds(r, env) for r in plan.requires_at[i])
+        if plan.derived_at[i]:
+            self.bind_derived(plan.derived_at[i], env)
+        return self.all_hold(plan.requires_at[i], env)
+
+    def all_hold(self, checks: list[Check], env: Env) -> bool:
+        holds = self.holds
+        for check in checks:  # a plain loop: this is the innermost loop of every search
+            if not holds(check, env):
+                return False
+        return True
 
     def unbind(self, plan: PartPlan, i: int, env: Env) -> None:
         env.vars.pop(plan.part.params[i].name, None)

@@ -112,11 +112,11 @@ class BrassVocabulary:
         f(self.location, "name", STR, "Printed name.", lambda l: rs.locations[l].name)
         f(self.location, "kind", STR, "town, farm_brewery or merchant.", lambda l: rs.locations[l].kind)
         f(self.location, "group", STR, "Banner colour group ('' if none).", lambda l: rs.locations[l].group or "")
-        f(self.location, "slots", ListType(self.slot), "Industry slots.", lambda l: list(rs.locations[l].slots))
+        f(self.location, "slots", ListType(self.slot), "Industry slots.", lambda l: rs.locations[l].slots)
         f(self.location, "link_icons", INT, "Printed link icons (merchant locations).", lambda l: rs.locations[l].link_icons)
 
         f(self.link, "ends", ListType(self.location), "Locations the line touches (2, or 3 for Kidderminster–Worcester).",
-          lambda k: list(rs.links[k].ends))
+          lambda k: rs.links[k].ends)
         f(self.link, "canal", BOOL, "The line takes a canal.", lambda k: rs.links[k].canal)
         f(self.link, "rail", BOOL, "The line takes a rail.", lambda k: rs.links[k].rail)
 
@@ -129,11 +129,11 @@ class BrassVocabulary:
         f(self.era, "name", STR, "Printed name.", lambda e: rs.era(e).name)
         f(self.era, "link_kind", STR, "'canal' or 'rail'.", lambda e: rs.era(e).link_kind)
         f(self.era, "network", ListType(self.network_option), "Network options of the era.",
-          lambda e: list(rs.era(e).network))
+          lambda e: rs.era(e).network)
 
         f(self.slot, "location", self.location, "Location of the slot.", lambda s: s.location)
         f(self.slot, "industries", ListType(self.industry), "Industries whose icon the slot shows.",
-          lambda s: list(s.industries))
+          lambda s: s.industries)
         f(self.slot, "index", INT, "Position of the slot in its location, from 0.", lambda s: s.index)
 
         for name, doc in (("level", "Level (1 = I)."), ("cost", "Build cost (£)."), ("coal", "Coal to build."),
@@ -142,7 +142,7 @@ class BrassVocabulary:
             f(self.mat_tile, name, INT, doc, _attr(name))
         f(self.mat_tile, "industry", self.industry, "Industry.", lambda t: t.industry)
         f(self.mat_tile, "develop", BOOL, "May be removed by Develop (no lightbulb).", lambda t: t.develop)
-        f(self.mat_tile, "eras", ListType(self.era), "Eras in which it may be built.", lambda t: list(t.eras))
+        f(self.mat_tile, "eras", ListType(self.era), "Eras in which it may be built.", lambda t: t.eras)
 
         f(self.tile, "owner", self.player, "Owner.", lambda t: t.owner)
         f(self.tile, "industry", self.industry, "Industry.", lambda t: t.spec.industry)
@@ -156,14 +156,14 @@ class BrassVocabulary:
 
         f(self.card, "kind", STR, "location, industry, wild_location or wild_industry.", lambda c: c.kind)
         f(self.card, "locations", ListType(self.location), "Locations it lets you build in (none for industry cards).",
-          lambda c: list(c.locations))
+          lambda c: c.locations)
         f(self.card, "industries", ListType(self.industry), "Industries it lets you build (all for location cards).",
-          lambda c: list(c.industries))
+          lambda c: c.industries)
         f(self.card, "name", STR, "What the card shows.", lambda c: c.name)
 
         f(self.merchant_tile, "location", self.location, "Merchant location of the space.", lambda m: m.location)
         f(self.merchant_tile, "buys", ListType(self.industry), "Industries it buys (none for a blank tile).",
-          lambda m: list(m.buys))
+          lambda m: m.buys)
         f(self.merchant_tile, "has_beer", BOOL, "A barrel lies beside the tile.", lambda m: m.has_beer)
 
         for name in ("links", "money", "coal", "beer"):
@@ -178,7 +178,7 @@ class BrassVocabulary:
 
     @staticmethod
     def _field(record: RecordType, name: str, type_: Any, doc: str, get: Callable[[Any], Any]) -> None:
-        record.add_field(name, type_, doc, lambda env, value, _get=get: _get(value))
+        record.add_field(name, type_, doc, of_value=get)
 
     # -- names ---------------------------------------------------------------
 

@@ -55,7 +55,7 @@ def test_what_if(at_root) -> None:
     assert check.old == 'era != "canal" or not any(t in tiles_at(location) where t.owner == me and t.slot != slot)'
     assert check.new == "not any(t in tiles_at(location) where t.owner == me and t.slot != slot)"
     assert check.rule == "R-BUILD-12"
-    assert (check.where_old.file, check.where_old.line) == ("rulesets/birmingham/actions.yaml", 61)
+    assert (check.where_old.file, check.where_old.line) == ("rulesets/birmingham/actions.yaml", 64)
     money, loan = found[6], found[10]
     assert (money.old, money.new, loan.old, loan.new, loan.rule) == (3, 4, 30, 25, "R-LOAN-01")
 

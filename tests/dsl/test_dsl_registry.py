@@ -43,6 +43,16 @@ def test_duplicate_field_is_rejected() -> None:
         t.add_field("a", INT, "", _noop)
 
 
+def test_a_field_reads_the_object_alone_or_with_the_environment() -> None:
+    t = RecordType("t")
+    t.add_field("a", INT, "", of_value=lambda obj: obj * 2)
+    assert t.fields["a"].get(None, 21) == 42 and t.fields["a"].of_value(21) == 42
+    with pytest.raises(ValueError, match="exactly one of get and of_value"):
+        t.add_field("b", INT, "")
+    with pytest.raises(ValueError, match="exactly one of get and of_value"):
+        t.add_field("c", INT, "", _noop, of_value=lambda obj: obj)
+
+
 def test_bindings_cannot_shadow(registry) -> None:
     with pytest.raises(ValueError, match="'me' is already defined"):
         registry.with_bindings({"me": INT})
