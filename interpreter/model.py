@@ -34,10 +34,13 @@ class Slot:
     location: str
     index: int
     industries: tuple[str, ...]
+    id: str = field(init=False, compare=False, repr=False)  # "location/index", made once: slots key many memos
 
-    @property
-    def id(self) -> str:
-        return f"{self.location}/{self.index}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", f"{self.location}/{self.index}")
+
+    def __hash__(self) -> int:
+        return hash(self.id)
 
 
 @dataclass(frozen=True, slots=True)

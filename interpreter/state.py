@@ -13,7 +13,7 @@ from typing import Any
 from interpreter.model import Ruleset, Slot, TileSpec
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # one object per card of a game: identity is equality (fast hashing in memos)
 class Card:
     """One physical card. `locations`/`industries` say what it lets you build."""
 
