@@ -7,12 +7,16 @@ legal next decisions at every step (so the cost of listing every decision is
 included) and prints, per player count: games per second, mean time of one
 `legal_actions()` call and of one `apply()` call, decisions per game, and the peak
 memory of one game measured in a separate run under tracemalloc (tracing slows
-Python down, so it is kept out of the timings).
+Python down, so it is kept out of the timings), and the Python function calls of that
+game (cProfile, again a separate run): seconds on a shared machine vary by a third from
+run to run, the call count does not, so it is the figure to compare between versions.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import time
 import tracemalloc
 
@@ -50,6 +54,18 @@ def peak_memory(ruleset: Ruleset, players: int, seed: int) -> int:
         tracemalloc.stop()
 
 
+def python_calls(ruleset: Ruleset, players: int, seed: int) -> int:
+    """Python function calls made while one game is played: a measure of work that, unlike
+    seconds, does not vary with the load of a shared machine (compare it between versions)."""
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        play(ruleset, players, seed)
+    finally:
+        profile.disable()
+    return pstats.Stats(profile).total_calls
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=10, help="games per player count (default 10)")
@@ -60,7 +76,7 @@ def main() -> None:
     print(f"ruleset {args.ruleset}: {args.games} random game(s) per player count, seeds {args.seed}.."
           f"{args.seed + args.games - 1}")
     print(f"{'players':>7} {'games/s':>8} {'s/game':>7} {'decisions':>9} {'legal_actions':>14} "
-          f"{'apply':>9} {'peak memory':>12}")
+          f"{'apply':>9} {'peak memory':>12} {'calls/game':>11}")
     for players in ruleset.players:
         start = time.perf_counter()
         results = [play(ruleset, players, args.seed + i) for i in range(args.games)]
@@ -69,8 +85,10 @@ def main() -> None:
         listing = sum(r[1] for r in results) / decisions * 1e3
         applying = sum(r[2] for r in results) / decisions * 1e3
         peak = peak_memory(ruleset, players, args.seed) / 2**20
+        calls = python_calls(ruleset, players, args.seed)
         print(f"{players:>7} {args.games / elapsed:>8.2f} {elapsed / args.games:>7.3f} "
-              f"{decisions / args.games:>9.0f} {listing:>11.3f} ms {applying:>6.3f} ms {peak:>9.1f} MiB")
+              f"{decisions / args.games:>9.0f} {listing:>11.3f} ms {applying:>6.3f} ms {peak:>9.1f} MiB "
+              f"{calls / 1e6:>9.2f} M")
 
 
 if __name__ == "__main__":
