@@ -3,7 +3,8 @@
     brass check [RULESET]          validate a ruleset; list every error as FILE:LINE:COL: message
     brass show [RULESET] [--json]  print the fully resolved ruleset (after `extends`)
     brass simulate [RULESET] --players N --games K --seed S [--bot random|greedy] [--json] [--check]
-                                   play K games between bots; print statistics
+                   [--against BASE]
+                                   play K games between bots; print statistics (and BASE's, side by side)
     brass play [RULESET] --players N --seed S --seats human,greedy,... [--load FILE] [--save FILE]
                                    play at the terminal against bots
     brass play [RULESET] --from SETUP.yaml [--seats ...]
@@ -91,6 +92,8 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--json", action="store_true", help="print machine-readable JSON (reproducible)")
     simulate.add_argument("--timings", action="store_true", help="add seconds per game to --json")
     simulate.add_argument("--check", action="store_true", help="check the invariants after every decision")
+    simulate.add_argument("--against", metavar="BASE",
+                          help="also play the same games with ruleset BASE and print the two side by side")
     simulate.set_defaults(run=run_simulate)
 
     play = commands.add_parser("play", help="play a game at the terminal against bots")
@@ -195,7 +198,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from interpreter.simulate import seat_bots, simulate
+    from interpreter.simulate import seat_bots
 
     ruleset = load_ruleset(args.ruleset)
     _check_players(ruleset, args.players)
@@ -204,20 +207,54 @@ def run_simulate(args: argparse.Namespace) -> int:
         seat_bots(bot, args.players)
     except ValueError as error:
         raise BrassError(str(error)) from None
+    base = None
+    if args.against is not None:
+        base = load_ruleset(args.against)
+        _check_players(base, args.players)
+    result = _simulate_with_progress(ruleset, args, bot)
+    against = None if base is None else _simulate_with_progress(base, args, bot)
+    if args.json:
+        data = result.to_dict(timings=args.timings)
+        if against is not None:
+            data["against"] = against.to_dict(timings=args.timings)
+        print(json.dumps(data, indent=2, sort_keys=False))
+    else:
+        _print_simulation(result)
+        if against is not None:
+            _print_comparison(result, against)
+    return 0
+
+
+def _simulate_with_progress(ruleset: Ruleset, args: argparse.Namespace, bot: Any) -> Any:
+    from interpreter.simulate import simulate
+
     progress = _progress_bar(args.games) if sys.stderr.isatty() else None
     try:
         if progress is None:
-            result = simulate(ruleset, args.players, args.games, args.seed, bot, args.check)
-        else:
-            with progress[0]:
-                result = simulate(ruleset, args.players, args.games, args.seed, bot, args.check, progress[1])
+            return simulate(ruleset, args.players, args.games, args.seed, bot, args.check)
+        with progress[0]:
+            return simulate(ruleset, args.players, args.games, args.seed, bot, args.check, progress[1])
     except ValueError as error:  # an unknown bot name
         raise BrassError(str(error)) from None
-    if args.json:
-        print(json.dumps(result.to_dict(timings=args.timings), indent=2, sort_keys=False))
-    else:
-        _print_simulation(result)
-    return 0
+
+
+def _print_comparison(variant: Any, base: Any) -> None:
+    """The two runs' means side by side (same seeds and bots), with the change."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from interpreter.simulate import comparison
+
+    console = Console()
+    console.print(f"\n{variant.ruleset} against {base.ruleset} (the same seeds and bots; means per game):",
+                  highlight=False, soft_wrap=True)
+    table = Table(box=None)
+    for column in ("", variant.ruleset, base.ruleset, "change"):
+        table.add_column(column, justify="left" if not column else "right")
+    for label, mine, theirs in comparison(variant, base):
+        change = round(mine - theirs, 2)
+        table.add_row(label, f"{mine:g}", f"{theirs:g}", f"{change:+g}" if change else "0")
+    console.print(table)
 
 
 def _check_players(ruleset: Ruleset, players: int) -> None:

@@ -44,10 +44,11 @@ class GameRecord:
     decisions: int  # every decision applied, answers to questions included
     seconds: float
     violations: list[str] = field(default_factory=list)
+    action_counts: dict[str, int] = field(default_factory=dict)  # actions taken, by action id
 
     def to_dict(self, timings: bool = False) -> dict[str, Any]:
         data = {"seed": self.seed, "winners": self.winners, "actions": self.actions, "decisions": self.decisions,
-                "standings": self.standings, "violations": self.violations}
+                "action_counts": self.action_counts, "standings": self.standings, "violations": self.violations}
         if timings:
             data["seconds"] = self.seconds
         return data
@@ -63,6 +64,7 @@ class Summary:
     bots: list[str]  # per seat
     checked: bool
     games: list[GameRecord]
+    action_kinds: list[str] = field(default_factory=list)  # the ruleset's actions, in its order
 
     def vp_by_seat(self) -> dict[int, list[int]]:
         seats: dict[int, list[int]] = {s: [] for s in range(1, self.players + 1)}
@@ -82,12 +84,25 @@ class Summary:
     def shared_wins(self) -> int:
         return sum(1 for g in self.games if len(g.winners) > 1)
 
+    def per_player(self, column: str) -> list[int]:
+        """A standings column (vp, money, income_level…) of every player of every game."""
+        return [row[column] for game in self.games for row in game.standings]
+
+    def actions_by_kind(self, kinds: Sequence[str]) -> dict[str, float]:
+        """Mean number of each action per game (every kind listed, 0 when never taken)."""
+        count = max(len(self.games), 1)
+        return {k: round(sum(g.action_counts.get(k, 0) for g in self.games) / count, 2) for k in kinds}
+
     def statistics(self, timings: bool = False) -> dict[str, Any]:
         stats: dict[str, Any] = {
             "vp_by_seat": {str(s): _spread(v) for s, v in self.vp_by_seat().items()},
             "wins_by_seat": {str(s): round(w, 6) for s, w in self.wins_by_seat().items()},
             "shared_wins": self.shared_wins(),
             "actions": _spread([g.actions for g in self.games]),
+            "actions_by_kind": self.actions_by_kind(self.action_kinds),
+            "vp_per_player": _spread(self.per_player("vp")),
+            "money_per_player": _spread(self.per_player("money")),
+            "income_level_per_player": _spread(self.per_player("income_level")),
             "decisions": _spread([g.decisions for g in self.games]),
             "violations": sum(len(g.violations) for g in self.games),
         }
@@ -125,18 +140,22 @@ def play_game(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str], ch
     game = Game.new(ruleset, players, seed)
     seats: dict[int, Bot] = {s: make_bot(bots[s - 1], bot_seed(seed, s)) for s in range(1, players + 1)}
     actions = decisions = 0
+    counts: dict[str, int] = {}
     while not game.is_over:
         move = seats[deciding_seat(game)].choose(game)
         game.apply(move)
         decisions += 1
-        actions += "action" in move
+        if "action" in move:
+            actions += 1
+            counts[move["action"]] = counts.get(move["action"], 0) + 1
         if check:
             problems = check_invariants(game)
             if problems:
                 raise InvariantViolation(seed, actions, decisions, move, problems)
     standings = game.standings()
     winners = sorted(row["seat"] for row in standings if row["place"] == 1)
-    return GameRecord(seed, standings, winners, actions, decisions, time.perf_counter() - start)
+    return GameRecord(seed, standings, winners, actions, decisions, time.perf_counter() - start,
+                      action_counts=dict(sorted(counts.items())))
 
 
 def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0, bot: BotSpec = "random",
@@ -153,4 +172,20 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0, bot: Bot
         records.append(play_game(ruleset, players, seed + i, names, check))
         if progress is not None:
             progress(i + 1)
-    return Summary(ruleset.name, players, seed, names, check, records)
+    return Summary(ruleset.name, players, seed, names, check, records, list(ruleset.actions))
+
+
+def comparison(variant: Summary, base: Summary) -> list[tuple[str, float, float]]:
+    """The figures of two runs over the same seeds and bots, side by side: (what, variant, base)."""
+    a, b = variant.statistics(), base.statistics()
+    rows: list[tuple[str, float, float]] = []
+    for seat in range(1, variant.players + 1):
+        rows.append((f"VP of seat {seat}", a["vp_by_seat"][str(seat)]["mean"], b["vp_by_seat"][str(seat)]["mean"]))
+    for key, label in (("vp_per_player", "VP per player"), ("money_per_player", "money per player (£)"),
+                       ("income_level_per_player", "income level per player"), ("actions", "actions per game")):
+        rows.append((label, a[key]["mean"], b[key]["mean"]))
+    kinds = list(dict.fromkeys(variant.action_kinds + base.action_kinds))
+    mine, theirs = variant.actions_by_kind(kinds), base.actions_by_kind(kinds)
+    rows.extend((f"{kind} actions per game", mine[kind], theirs[kind]) for kind in kinds)
+    rows.append(("shared wins", a["shared_wins"], b["shared_wins"]))
+    return rows

@@ -153,3 +153,27 @@ def test_a_changed_save_is_refused(tmp_path: Path, run) -> None:
     path.write_text(json.dumps(data))
     status, _, err = run("play", "--load", str(path))
     assert status == 1 and "does not match" in err
+
+
+def test_simulate_against_a_base_plays_the_same_games_with_both(capsys) -> None:
+    """A variant's effect: the same seeds and bots with the variant and with its base."""
+    assert main(["simulate", "what-if", "--against", "birmingham", "--players", "2", "--games", "2", "--seed", "3",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["ruleset"], data["against"]["ruleset"]) == ("what-if", "birmingham")
+    assert [g["seed"] for g in data["per_game"]] == [g["seed"] for g in data["against"]["per_game"]] == [3, 4]
+    for run in (data, data["against"]):
+        for game in run["per_game"]:
+            assert sum(game["action_counts"].values()) == game["actions"] == 78  # R-SETUP-12: 2 players
+        kinds = run["summary"]["actions_by_kind"]
+        assert list(kinds) == ["build", "network", "develop", "sell", "loan", "scout", "pass"]
+        assert sum(kinds.values()) == 78
+    assert main(["simulate", "what-if", "--against", "birmingham", "--players", "2", "--games", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "what-if against birmingham (the same seeds and bots; means per game):" in out
+    assert "loan actions per game" in out
+
+
+def test_simulate_against_an_unknown_ruleset_is_an_error(capsys) -> None:
+    assert main(["simulate", "--against", "no-such-ruleset", "--games", "1"]) != 0
+    assert "no-such-ruleset" in capsys.readouterr().err
