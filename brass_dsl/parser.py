@@ -15,6 +15,7 @@ Successful parses are cached by text.
 from __future__ import annotations
 
 import functools
+import os
 from importlib import resources
 from typing import Any
 
@@ -57,7 +58,28 @@ def grammar_text() -> str:
 def _lark() -> Lark:
     # The basic lexer (not the contextual one) makes keywords reserved everywhere:
     # `x.count` or `1 + and` are syntax errors, never names.
-    return Lark(grammar_text(), parser="lalr", lexer="basic", propagate_positions=True, maybe_placeholders=True)
+    return Lark(grammar_text(), parser="lalr", lexer="basic", propagate_positions=True, maybe_placeholders=True,
+                cache=_cache_file())
+
+
+def _cache_file() -> str | bool:
+    """Where Lark keeps the built parser tables between processes, or False for no cache.
+
+    Building the LALR tables takes a few hundred milliseconds in every new process (each
+    `brass` command); loading them takes about 10 ms. Lark keys the file with a hash of the
+    grammar, its options and the Lark and Python versions, and rebuilds it when any of them
+    differs or the file is unreadable. The file lives in the user's own cache folder
+    ($XDG_CACHE_HOME or ~/.cache, then brass/), never in a shared temporary folder; set
+    BRASS_NO_PARSER_CACHE=1 to build the tables every time."""
+    if os.environ.get("BRASS_NO_PARSER_CACHE"):
+        return False
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "brass")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return False
+    return os.path.join(folder, "condition-language-parser.lark")
 
 
 def parse(text: str, origin: ExpressionOrigin | None = None) -> ast.Node:
