@@ -461,10 +461,10 @@ def run_play(ruleset: Ruleset, players: int, seed: int, seats_text: str | None, 
     if start is not None:
         game = start
         console.print(f"{ruleset.name}: started from a given position, {len(game.players)} players, seed {game.seed}",
-                      markup=False, highlight=False)
+                      markup=False, highlight=False, soft_wrap=True)
     elif load:
         game = read_saved(ruleset, load)
-        console.print(f"resumed {load}: {len(game.moves)} moves played", markup=False, highlight=False)
+        console.print(f"resumed {load}: {len(game.moves)} moves played", markup=False, highlight=False, soft_wrap=True)
     else:
         if players not in ruleset.players:
             raise BrassError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, "
