@@ -237,7 +237,11 @@ class _Applier:
             eras = [e.id for e in self.rs.eras]
             state.era_index = eras.index(self.one_of(given["era"], ("era",), eras, "era"))
         if "round" in given:
+            rounds = self.rs.setup.rounds_per_era[len(state.players)]
             state.round = self.integer(given["round"], ("round",), low=1)
+            if state.round > rounds:
+                raise self.error(("round",), f"an era has {rounds} rounds with {len(state.players)} players, "
+                                             f"not {state.round} (R-SETUP-12)")
 
     def time_last(self, given: dict) -> None:
         state = self.g.state
@@ -408,7 +412,12 @@ class _Applier:
                 known = sorted({spec.level for spec in stack})
                 raise self.error(at, f"{self.rs.industries[industry].name} has no level {level} "
                                      f"(levels {known[0]} to {known[-1]}; 'none' when every tile is gone)")
-            used = found[0]
+            # Tiles given on the board already left the mat: the lowest left is never below them.
+            used = max(found[0], player.mat_used.get(industry, 0))
+            if used >= len(stack) or stack[used].level != level:
+                lowest = f"level {stack[used].level}" if used < len(stack) else "none"
+                raise self.error(at, f"player {player.seat}'s {industry} tiles on the board have taken every level "
+                                     f"{level} tile off the mat (the lowest left is {lowest})")
         on_board = sum(1 for t in self.g.state.tiles.values() if t.owner is player and t.spec.industry == industry)
         if on_board > used:
             raise self.error(at, f"player {player.seat} has {on_board} {industry} tile(s) on the board, more than "
