@@ -154,6 +154,11 @@ class CrossChecker:
                 self.expect_in(market, self.data["markets"], "market", ("resources", rid, "market"))
             if "market" in resource["sources"] and market is None:
                 self.error(("resources", rid, "sources"), f"resource '{rid}' is sourced from a market but names none")
+            for action, sources in resource.get("sources_in", {}).items():
+                where = ("resources", rid, "sources_in", action)
+                if self.expect_in(action, self.data.get("actions", {}), "action", where) \
+                        and "market" in sources and market is None:
+                    self.error(where, f"resource '{rid}' is sourced from a market in {action} but names none")
         for mid, market in self.data["markets"].items():
             if market["start_cubes"] > len(market["prices"]):
                 self.error(("markets", mid, "start_cubes"),

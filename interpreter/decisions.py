@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from interpreter.game import Game
 
 UNAVAILABLE = object()  # a derived value that could not be computed (e.g. no tile left)
+# The variable holding the id of the action being decided, for the primitives whose meaning
+# depends on it (a resource's `sources_in`). No expression can name it: '@' is not in names.
+ACTION_VAR = "@action"
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +230,7 @@ class DecisionEngine:
 
     def action_completable(self, action: Action, env: Env) -> bool:
         """The action can be completed: its choices, and its repeated part's minimum (R-SELL-05 …)."""
+        env.vars[ACTION_VAR] = action.id
         return self.part_completable(action.part, env)
 
     def repeat_possible(self, action: Action, vars: dict[str, Any], done: int) -> bool:

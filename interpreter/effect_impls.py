@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from brass_dsl import Env
+from interpreter.decisions import ACTION_VAR
 
 if TYPE_CHECKING:
     from interpreter.game import Game
@@ -63,7 +64,8 @@ def _drop_income_levels(game: "Game", env: Env, args: dict[str, Any]) -> None:
 @effect("consume")
 def _consume(game: "Game", env: Env, args: dict[str, Any]) -> None:
     if args["amount"] > 0:
-        taken = game.sourcing.consume(game.me, args["resource"], args["amount"], list(args["at"]))
+        taken = game.sourcing.consume(game.me, args["resource"], args["amount"], list(args["at"]),
+                                      env.vars.get(ACTION_VAR))
         game.note("consumed", resource=args["resource"], amount=args["amount"], sources=taken)
 
 

@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from brass_dsl import DslError, Env
 from interpreter import effect_impls
-from interpreter.decisions import DecisionEngine, Failure, Pending
+from interpreter.decisions import ACTION_VAR, DecisionEngine, Failure, Pending
 from interpreter.effects import EFFECTS
 from interpreter.errors import BrassError
 from interpreter.model import Action, EffectStep, Ruleset, Slot, TileSpec
@@ -200,13 +200,13 @@ class Game:
         market = self.ruleset.resources[resource].market
         return on_tiles + (self.state.markets.get(market, 0) if market else 0)
 
-    def can_source(self, player: Player, resource: str, amount: int, at: list[str]) -> bool:
+    def can_source(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> bool:
         self.network.update(self.state.links)
-        return self.sourcing.can_source(player, resource, amount, list(at))
+        return self.sourcing.can_source(player, resource, amount, list(at), action)
 
-    def source_cost(self, player: Player, resource: str, amount: int, at: list[str]) -> int:
+    def source_cost(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> int:
         self.network.update(self.state.links)
-        return self.sourcing.source_cost(player, resource, amount, list(at))
+        return self.sourcing.source_cost(player, resource, amount, list(at), action)
 
     def link_free(self, link: str) -> bool:
         return link not in self.state.links
@@ -686,7 +686,7 @@ class Game:
         env = self.decisions.env({})
         if not self.decisions.action_completable(action, env):
             raise IllegalAction(f"{action.name} is not possible now", self._part_failures(action, whole))
-        self.pending = Pending(action, {})
+        self.pending = Pending(action, {ACTION_VAR: action.id})
         self.moves.append(decision)
         self._after_choice()
 
@@ -779,7 +779,7 @@ class Game:
             repeats = [repeats] if isinstance(repeats, dict) else repeats
             choices = dict(repeats[done]) if done < len(repeats) else dict(whole or {})
         part = action.repeat.part if pending is not None and pending.in_repeat else action.part
-        env = self.decisions.env(dict(pending.vars) if pending is not None else {})
+        env = self.decisions.env(dict(pending.vars) if pending is not None else {ACTION_VAR: action.id})
         failures = self._bind_choices(part, choices, env, start=pending.index if pending is not None else 0)
         failures += self.decisions.failures(part, env)
         if not failures and pending is None and action.repeat is not None and action.repeat.min > 0:

@@ -144,6 +144,11 @@ class Resource:
     market: str | None
     market_access: str
     sell_on_build: str
+    sources_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # action id -> its own sources
+
+    def sources_for(self, action: str | None) -> tuple[str, ...]:
+        """Where the resource may come from for this action (the action's own list, else `sources`)."""
+        return self.sources_in.get(action, self.sources) if action is not None else self.sources
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,7 +359,8 @@ def build_static_model(data: Mapping[str, Any]) -> dict[str, Any]:
         "merchant_tiles": {mid: MerchantTileSpec(mid, tuple(m["buys"]), dict(m["count"]))
                            for mid, m in data["merchant_tiles"].items()},
         "resources": {rid: Resource(rid, r["name"], tuple(r["sources"]), r.get("choice", "in_order"), r.get("market"),
-                                    r.get("market_access", "anywhere"), r["sell_on_build"])
+                                    r.get("market_access", "anywhere"), r["sell_on_build"],
+                                    {a: tuple(s) for a, s in r.get("sources_in", {}).items()})
                       for rid, r in data["resources"].items()},
         "markets": {mid: Market(mid, tuple(m["prices"]), m["start_cubes"], m["empty_price"])
                     for mid, m in data["markets"].items()},

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol, Sequence
 
 from brass_dsl import BOOL, INT, STR, Env, ListType, Param, RecordType, Registry
+from interpreter.decisions import ACTION_VAR
 from interpreter.model import NetworkOption, Slot, TileSpec
 
 
@@ -46,8 +47,10 @@ class GameQueries(Protocol):
     def slot_free(self, slot: Slot) -> bool: ...
     def tile_in(self, slot: Slot) -> Any: ...
     def cubes_available(self, resource: str) -> int: ...
-    def can_source(self, player: Any, resource: str, amount: int, places: list[str]) -> bool: ...
-    def source_cost(self, player: Any, resource: str, amount: int, places: list[str]) -> int: ...
+    def can_source(self, player: Any, resource: str, amount: int, places: list[str],
+                   action: str | None = None) -> bool: ...
+    def source_cost(self, player: Any, resource: str, amount: int, places: list[str],
+                    action: str | None = None) -> int: ...
     def link_free(self, link: str) -> bool: ...
     def merchant_tiles(self) -> list[Any]: ...
     def location_link_icons(self, location: str) -> int: ...
@@ -261,11 +264,11 @@ class BrassVocabulary:
            "resource's sourcing rules (coal: nearest connected mine, else the market through a merchant; "
            "iron: any works, else the market; beer: own, connected opponent's, merchant barrel).",
            "can_source(me, \"coal\", 1, [location])",
-           lambda env, q, r, n, at: game(env).can_source(q, r, n, at))
+           lambda env, q, r, n, at: game(env).can_source(q, r, n, at, env.vars.get(ACTION_VAR)))
         fn("source_cost", (p, resource, amount, places), INT,
            "Money needed to buy the part of the amount that must come from the market (0 if free sources suffice).",
            "me.money >= tile.cost + source_cost(me, \"coal\", tile.coal, [location])",
-           lambda env, q, r, n, at: game(env).source_cost(q, r, n, at))
+           lambda env, q, r, n, at: game(env).source_cost(q, r, n, at, env.vars.get(ACTION_VAR)))
         fn("link_free", (Param("link", self.link),), BOOL, "No link tile lies on the line.", "link_free(link)",
            lambda env, k: game(env).link_free(k))
         fn("link_icons_at", (Param("location", self.location),), INT,

@@ -81,6 +81,11 @@ PARAM = record({
     "doc": {"type": "string"},
 })
 
+SOURCE_LIST = {"type": "list", "minlength": 1, "schema": {"type": "string", "allowed": [
+    "nearest_connected_producer", "any_producer", "own_producer",
+    "connected_opponent_producer", "any_opponent_producer", "merchant_barrel", "market",
+]}}
+
 ACTION_PART = {
     "params": {"type": "list", "schema": PARAM},
     "derived": {"type": "dict", "keysrules": ID, "valuesrules": EXPR},
@@ -177,12 +182,10 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "count": req(per_player_count(NON_NEG)),
     }))),
     # resources.yaml
-    "resources": req(table_of(record({
+    "resources": req(table_of(record({  # SOURCE_LIST: where a resource may come from (sourcing.py)
         "name": req({"type": "string"}),
-        "sources": req({"type": "list", "minlength": 1, "schema": {"type": "string", "allowed": [
-            "nearest_connected_producer", "any_producer", "own_producer",
-            "connected_opponent_producer", "any_opponent_producer", "merchant_barrel", "market",
-        ]}}),
+        "sources": req(SOURCE_LIST),
+        "sources_in": {"type": "dict", "keysrules": ID, "valuesrules": SOURCE_LIST},
         "choice": {"type": "string", "allowed": ["in_order", "any_mix"]},
         "market": ID,
         "market_access": {"type": "string", "allowed": ["merchant_connection", "anywhere"]},

@@ -2,7 +2,9 @@
 
 A resource's `sources` (resources.yaml) name where it may come from, in order of
 obligation for `choice: in_order` (coal, iron) or freely mixed for `any_mix`
-(beer). The engine knows these source kinds:
+(beer); `sources_in: {ACTION: [...]}` replaces them while that action is taken (a
+variant's beer for the Network action only from your own Breweries). The engine
+knows these source kinds:
 
 - nearest_connected_producer: unflipped producers of any owner connected to the
   place, nearest first (R-COAL-02); ties default to board order (location, slot).
@@ -52,10 +54,11 @@ class Sourcing:
         self.rs = game.ruleset
         self.slot_order = {s.id: n for n, s in enumerate(self.rs.slots)}
 
-    def producers(self, resource: Resource, player: Player, at: list[str]) -> Iterator[PlacedTile]:
+    def producers(self, resource: Resource, player: Player, at: list[str], action: str | None = None
+                  ) -> Iterator[PlacedTile]:
         """Producer tiles holding the resource, in the order they must (or by default will) be used."""
         seen: set[str] = set()
-        for kind in resource.sources:
+        for kind in resource.sources_for(action):
             for tile in self._producers_of_kind(kind, resource.id, player, at):
                 if tile.slot.id not in seen:
                     seen.add(tile.slot.id)
@@ -81,34 +84,38 @@ class Sourcing:
             return sorted((t for t in tiles if t.owner is not player), key=lambda t: self.slot_order[t.slot.id])
         return []  # merchant_barrel and market are not producers
 
-    def market_open(self, resource: Resource, at: list[str]) -> bool:
+    def market_open(self, resource: Resource, at: list[str], action: str | None = None) -> bool:
         """The resource can be bought from its market for something at `at`."""
-        if "market" not in resource.sources or resource.market is None:
+        if "market" not in resource.sources_for(action) or resource.market is None:
             return False
         if resource.market_access == "anywhere":
             return True
         return any(self.game.connected_to_merchant(loc) for loc in at)
 
-    def free_amount(self, resource: Resource, player: Player, at: list[str]) -> int:
-        return sum(t.cubes for t in self.producers(resource, player, at))
+    def free_amount(self, resource: Resource, player: Player, at: list[str], action: str | None = None) -> int:
+        return sum(t.cubes for t in self.producers(resource, player, at, action))
 
-    def can_source(self, player: Player, resource_id: str, amount: int, at: list[str]) -> bool:
+    def can_source(self, player: Player, resource_id: str, amount: int, at: list[str],
+                   action: str | None = None) -> bool:
+        """`amount` of the resource can be had for something at `at`, during `action` (its sources)."""
         if amount <= 0:
             return True
         resource = self.rs.resources[resource_id]
-        return self.free_amount(resource, player, at) >= amount or self.market_open(resource, at)
+        return self.free_amount(resource, player, at, action) >= amount or self.market_open(resource, at, action)
 
-    def source_cost(self, player: Player, resource_id: str, amount: int, at: list[str]) -> int:
+    def source_cost(self, player: Player, resource_id: str, amount: int, at: list[str],
+                    action: str | None = None) -> int:
         if amount <= 0:
             return 0
         resource = self.rs.resources[resource_id]
-        missing = max(0, amount - self.free_amount(resource, player, at))
-        if missing == 0 or not self.market_open(resource, at):
+        missing = max(0, amount - self.free_amount(resource, player, at, action))
+        if missing == 0 or not self.market_open(resource, at, action):
             return 0
         market = self.rs.markets[resource.market]
         return market_buy_cost(market, self.game.state.markets[market.id], missing)
 
-    def consume(self, player: Player, resource_id: str, amount: int, at: list[str]) -> list[dict]:
+    def consume(self, player: Player, resource_id: str, amount: int, at: list[str],
+                action: str | None = None) -> list[dict]:
         """Take the amount (producers first, then the market); return what came from where, for the log.
 
         Where the rules leave the player a choice (equally near coal mines, which iron works,
@@ -116,7 +123,7 @@ class Sourcing:
         when no answer is given is board order (location order of the ruleset, then slot).
         """
         resource = self.rs.resources[resource_id]
-        picks = self._choose_producers(player, resource, amount, at)
+        picks = self._choose_producers(player, resource, amount, at, action)
         taken: dict[str, dict] = {}
         for tile in picks:
             tile.cubes -= 1
@@ -129,9 +136,10 @@ class Sourcing:
             result.append(self._buy(player, resource, amount - len(picks)))
         return result
 
-    def _choose_producers(self, player: Player, resource: Resource, amount: int, at: list[str]) -> list[PlacedTile]:
+    def _choose_producers(self, player: Player, resource: Resource, amount: int, at: list[str],
+                          action: str | None) -> list[PlacedTile]:
         """One producer per unit, asking the player wherever several are equally allowed."""
-        ranked = self._ranked(resource, player, at)
+        ranked = self._ranked(resource, player, at, action)
         left = {tile.slot.id: tile.cubes for _, tile in ranked}
         picks: list[PlacedTile] = []
         for unit in range(amount):
@@ -150,12 +158,13 @@ class Sourcing:
             left[tile.slot.id] -= 1
         return picks
 
-    def _ranked(self, resource: Resource, player: Player, at: list[str]) -> list[tuple[tuple[int, int], PlacedTile]]:
+    def _ranked(self, resource: Resource, player: Player, at: list[str],
+                action: str | None) -> list[tuple[tuple[int, int], PlacedTile]]:
         """Eligible producers with a rank: only the best rank may be used (R-COAL-02, R-COAL-06)."""
         ranked: list[tuple[tuple[int, int], PlacedTile]] = []
         seen: set[str] = set()
         free_mix = resource.choice == "any_mix"
-        for order, kind in enumerate(resource.sources):
+        for order, kind in enumerate(resource.sources_for(action)):
             for tile in self._producers_of_kind(kind, resource.id, player, at):
                 if tile.slot.id in seen:
                     continue

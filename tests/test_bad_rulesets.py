@@ -252,3 +252,39 @@ def test_repeat_min_above_max(tmp_path: Path) -> None:
               min: 3
         """})
     assert_located(errors_of(folder), "extra.yaml", 4, "repeat min 3 is more than its max 2")
+
+
+def test_sources_in_names_actions_and_source_kinds(tmp_path: Path) -> None:
+    folder = variant(tmp_path, {"r.yaml": """\
+        resources:
+          beer:
+            sources_in:
+              netwrok: [own_producer]
+        """})
+    assert_located(errors_of(folder), "r.yaml", 4, "unknown action 'netwrok'", "did you mean 'network'")
+    shutil.rmtree(folder)
+    folder = variant(tmp_path, {"r.yaml": "resources:\n  beer:\n    sources_in:\n      sell: [own_brewery]\n"})
+    assert_located(errors_of(folder), "r.yaml", 4, "'own_brewery' is not allowed")
+
+
+def test_sources_in_changes_the_sources_of_that_action_only(tmp_path: Path) -> None:
+    """Beer for Network only from your own Breweries: the second rail link cannot use an
+    opponent's connected Brewery, while a sale still can."""
+    from interpreter.game import Game
+
+    folder = variant(tmp_path, {"r.yaml": "resources:\n  beer:\n    sources_in:\n      network: [own_producer]\n"})
+    rs = load_ruleset(folder)
+    assert rs.resources["beer"].sources_for("network") == ("own_producer",)
+    assert rs.resources["beer"].sources_for("sell") == rs.resources["beer"].sources
+    game = Game.from_setup(rs, 2, {
+        "era": "rail", "round": 2, "current": 1, "turn_order": [1, 2],
+        "players": {1: {"money": 30, "hand": ["birmingham", "dudley", "coventry"]}},
+        "tiles": [{"slot": "birmingham/1", "owner": 1, "industry": "manufacturer", "level": 2, "flipped": True},
+                  {"slot": "dudley/0", "owner": 2, "industry": "coal", "level": 2, "cubes": 3},
+                  {"slot": "farm_south/0", "owner": 2, "industry": "brewery", "level": 2, "cubes": 2}],
+        "links": [{"link": "L30", "owner": 2}]}, seed=1)
+    card = next(c.id for c in game.player(1).hand if c.face == "birmingham")
+    failures = game.explain({"action": "network", "card": card, "links": [{"link": "L04"}, {"link": "L26"}]})["failures"]
+    assert [f.rule for f in failures] == ["R-LINK-05"]
+    assert game.can_source(game.player(1), "beer", 1, ["kidderminster"], "network") is False
+    assert game.can_source(game.player(1), "beer", 1, ["kidderminster"], "sell") is True

@@ -77,14 +77,15 @@ def test_summary_es(at_root) -> None:
     f = "rulesets/summary-es/es.yaml"
     value = "if any(j in links_at(l) where j != k and link_owner(j) == p) then 1 else 0"
     assert table(found)[3:] == [
-        (VALUE, "actions.network.repeat.requires[9].message", f"{f}:52"),
-        (ADDED, "eras[canal].end[0].score_links.value", f"{f}:30"),
-        (ADDED, "eras[rail].end[0].score_links.value", f"{f}:36"),
-        (VALUE, "resources.beer.sources", f"{f}:41"),
+        (VALUE, "actions.network.repeat.requires[9].message", f"{f}:53"),
+        (ADDED, "eras[canal].end[0].score_links.value", f"{f}:27"),
+        (ADDED, "eras[rail].end[0].score_links.value", f"{f}:33"),
+        (VALUE, "resources.beer.sources", f"{f}:40"),
+        (ADDED, "resources.beer.sources_in", f"{f}:42"),
         (VALUE, "rules.R-BEER-02.text", f"{f}:8"),
         (VALUE, "rules.R-BEER-02.source", f"{f}:9"),
-        (VALUE, "rules.R-LINK-05.text", f"{f}:14"),
-        (VALUE, "rules.R-LINK-05.source", f"{f}:15"),
+        (VALUE, "rules.R-LINK-05.text", f"{f}:11"),
+        (VALUE, "rules.R-LINK-05.source", f"{f}:12"),
         (VALUE, "rules.R-ERA-02.text", f"{f}:5"),
         (VALUE, "rules.R-ERA-02.source", f"{f}:6"),
     ]
@@ -153,7 +154,7 @@ def test_cli_json_is_stable(at_root, capsys: pytest.CaptureFixture[str]) -> None
     added = data["changes"][4]
     assert added == {"kind": "added", "path": "eras[canal].end[0].score_links.value",
                      "new": "if any(j in links_at(l) where j != k and link_owner(j) == p) then 1 else 0",
-                     "at": "rulesets/summary-es/es.yaml:30:38"}
+                     "at": "rulesets/summary-es/es.yaml:27:38"}
     message = data["changes"][3]
     assert message["was_at"].startswith("rulesets/birmingham/actions.yaml:")
 
