@@ -203,6 +203,8 @@ class _Checker:
         function = self.registry.lookup_function(node.name)
         if function is not None:
             self.error(f"'{node.name}' is a function; call it as {_call_example(function)}", node)
+        elif (reason := self.registry.hidden_reason(node.name)) is not None:
+            self.error(f"'{node.name}' is not available here: {reason}", node)
         else:
             known = [*scope, *(e.name for e in self.registry.names())]
             self.error(f"unknown name '{node.name}'{did_you_mean(node.name, known)}", node)

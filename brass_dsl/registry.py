@@ -78,6 +78,7 @@ class Registry:
         self._types: dict[str, RecordType] = {}
         self._names: dict[str, NameEntry] = {}
         self._functions: dict[str, FunctionEntry] = {}
+        self._hidden: dict[str, str] = {}  # names of the parents not visible here -> why
 
     # ------------------------------------------------------------ registering
 
@@ -117,6 +118,22 @@ class Registry:
 
         return register
 
+    def without(self, hidden: Mapping[str, str]) -> Registry:
+        """A child registry in which these names of its parents are not visible; each maps to the
+        reason, which the checker gives instead of "unknown name" (`me` outside an action)."""
+        child = Registry(self)
+        child._hidden = dict(hidden)
+        return child
+
+    def hidden_reason(self, name: str) -> str | None:
+        """Why `name` is not visible here, if a registry of the chain hides it."""
+        for registry in self._chain():
+            if name in registry._names:
+                return None
+            if name in registry._hidden:
+                return registry._hidden[name]
+        return None
+
     def with_bindings(self, bindings: Mapping[str, DslType]) -> Registry:
         """A child registry where each binding is a name read from `env.vars[name]`."""
         child = Registry(self)
@@ -132,7 +149,13 @@ class Registry:
     # ------------------------------------------------------------ looking up
 
     def lookup_name(self, name: str) -> NameEntry | None:
-        return self._find(lambda r: r._names.get(name))
+        for registry in self._chain():
+            found = registry._names.get(name)
+            if found is not None:
+                return found
+            if name in registry._hidden:
+                return None
+        return None
 
     def lookup_function(self, name: str) -> FunctionEntry | None:
         return self._find(lambda r: r._functions.get(name))
@@ -142,7 +165,12 @@ class Registry:
 
     def names(self) -> list[NameEntry]:
         """Every visible name, sorted."""
-        return sorted(self._collect(lambda r: r._names.values()), key=lambda e: e.name)
+        entries = {}
+        for registry in reversed(list(self._chain())):  # the nearest registry decides
+            for name in registry._hidden:
+                entries.pop(name, None)
+            entries.update(registry._names)
+        return sorted(entries.values(), key=lambda e: e.name)
 
     def functions(self) -> list[FunctionEntry]:
         """Every visible function, sorted."""

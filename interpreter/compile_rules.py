@@ -32,6 +32,11 @@ class RulesetCompiler:
         self.doc = doc
         self.registry = registry
         self.sink = sink
+        # Round, era and game ends are nobody's turn: `me` would silently mean whoever happened
+        # to be the current player, so it is refused there when the ruleset loads.
+        self.outside_actions = registry.without(
+            {"me": "it names the player taking an action, and this is not part of an action (use p in "
+                   "award_vp/ranking keys, or the owner of a tile)"})
 
     # -- expressions -----------------------------------------------------------
 
@@ -247,19 +252,19 @@ class RulesetCompiler:
         eras = []
         for n, e in enumerate(self.doc.data["eras"]):
             network = tuple(NetworkOption(o["links"], o["money"], o["coal"], o["beer"]) for o in e["network"])
-            end = self.effects(("eras", n, "end"), ERA, self.registry) if "end" in e else ()
+            end = self.effects(("eras", n, "end"), ERA, self.outside_actions) if "end" in e else ()
             eras.append(Era(e["id"], e["name"], e["link_kind"], e["actions_per_turn"],
                             e.get("first_round_actions", e["actions_per_turn"]), network, end))
         return tuple(eras)
 
     def round_end(self) -> tuple[EffectStep, ...]:
-        return self.effects(("round_end",), ROUND, self.registry)
+        return self.effects(("round_end",), ROUND, self.outside_actions)
 
     def game_end(self) -> GameEnd:
         data = self.doc.data["game_end"]
-        scoring = self.effects(("game_end", "scoring"), GAME, self.registry) if "scoring" in data else ()
+        scoring = self.effects(("game_end", "scoring"), GAME, self.outside_actions) if "scoring" in data else ()
         player = self.registry.lookup_type("player")
-        scope = self.registry.with_bindings({"p": player})
+        scope = self.outside_actions.with_bindings({"p": player})
         ranking = tuple(RankingKey(k["name"], self.expression(("game_end", "ranking", i, "key"), scope, INT))
                         for i, k in enumerate(data["ranking"]))
         last_era = data.get("last_era", self.doc.data["eras"][-1]["id"])

@@ -288,3 +288,12 @@ def test_sources_in_changes_the_sources_of_that_action_only(tmp_path: Path) -> N
     assert [f.rule for f in failures] == ["R-LINK-05"]
     assert game.can_source(game.player(1), "beer", 1, ["kidderminster"], "network") is False
     assert game.can_source(game.player(1), "beer", 1, ["kidderminster"], "sell") is True
+
+
+@pytest.mark.parametrize("text, line", [
+    ("game_end:\n  ranking:\n    - {name: VP, key: me.vp}\n", 3),
+    ("eras:\n  $patch:\n    key: id\n    set:\n      - {id: canal, end: [{award_vp: {amount: me.vp}}]}\n", 5),
+])
+def test_me_outside_an_action_is_refused_when_the_ruleset_loads(tmp_path: Path, text: str, line: int) -> None:
+    folder = variant(tmp_path, {"x.yaml": text})
+    assert_located(errors_of(folder), "x.yaml", line, "'me' is not available here")

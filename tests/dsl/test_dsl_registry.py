@@ -136,3 +136,17 @@ def test_small_registry_end_to_end() -> None:
     assert info.value.message == "zero() takes no arguments, 1 given"
     assert "Written as a string literal: one of 70 names." in reference_markdown(registry)
     assert repr(compile_expression("zero()", registry)) == "CompiledExpression('zero()': int)"
+
+
+def test_a_hidden_name_is_refused_with_its_reason(registry) -> None:
+    from brass_dsl import DslError, compile_expression
+
+    outside = registry.without({"me": "no player is acting here"})
+    assert outside.lookup_name("me") is None and registry.lookup_name("me") is not None
+    assert "me" not in [e.name for e in outside.names()]
+    with pytest.raises(DslError, match="'me' is not available here: no player is acting here"):
+        compile_expression("me.money > 1", outside)
+    bound = outside.with_bindings({"p": registry.lookup_type("player")})
+    assert compile_expression("p.money > 1", bound).names_used == {"p"}
+    with pytest.raises(DslError, match="'me' is not available here"):
+        compile_expression("me.money > p.money", bound)
