@@ -327,6 +327,18 @@ class _Compiler:
 
             return run
 
+        if len(args) == 4:  # can_source(me, "coal", tile.coal, [location]) and the like
+            a1, a2, a3, a4 = args
+
+            def run(env: Env) -> Any:
+                values = a1(env), a2(env), a3(env), a4(env)
+                try:
+                    return impl(env, *values)
+                except ValueError as exc:
+                    raise fail(f"{name}(): {exc}") from exc
+
+            return run
+
         def run(env: Env) -> Any:
             values = [arg(env) for arg in args]
             try:
