@@ -165,7 +165,9 @@ class _Loader:
     def load(self) -> Scenario:
         data = self.doc.data
         if not isinstance(data, dict):
-            self.error((), f"a scenario is a mapping (ruleset, players, rules, given, when, then), not {kind_name(data)}")
+            what = ("a setup file is a mapping (ruleset, players, seed, given)" if self.setup_only
+                    else "a scenario is a mapping (ruleset, players, rules, given, when, then)")
+            self.error((), f"{what}, not {kind_name(data)}")
             self.fail()
         for key in data:
             if key not in TOP_KEYS:
