@@ -15,7 +15,7 @@
                                    every step with the record; print "0 differences" and the scores
     brass diff A B [--json]        what ruleset B changes against ruleset A (values, conditions,
                                    entries added or removed), each with its FILE:LINE:COL
-    brass verify PATH... [--coverage]
+    brass verify PATH... [--coverage] [--json]
                                    run scenario files (folders: every *.yaml below); print failures,
                                    rule coverage and "N passed, M failed"
 
@@ -133,6 +133,8 @@ def _parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify", help="run scenario files and report failures and rule coverage")
     verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders (every *.yaml below)")
     verify.add_argument("--coverage", action="store_true", help="also print the percentage of rule IDs cited")
+    verify.add_argument("--json", action="store_true",
+                        help="print the results and the coverage as JSON (for other tools); same exit status")
     verify.set_defaults(run=run_verify)
     return parser
 
@@ -398,7 +400,7 @@ def run_replay_trace(args: argparse.Namespace) -> int:
 def run_verify(args: argparse.Namespace) -> int:
     from interpreter.verify import verify
 
-    return verify(args.paths, sys.stdout, show_coverage=args.coverage)
+    return verify(args.paths, sys.stdout, show_coverage=args.coverage, as_json=args.json)
 
 
 def _plain(value: Any) -> Any:

@@ -16,10 +16,12 @@ scenario citing R-ERA-02 covers summary-es's reading of it, not the rulebook's.
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import Any, Sequence, TextIO
 
-from interpreter.errors import BrassError, RulesetError
+from interpreter.errors import BrassError, Diagnostic, RulesetError
 from interpreter.loader import load_ruleset
 from interpreter.model import Ruleset
 from interpreter.scenario import Result, Scenario, ScenarioError, display_path, load_scenario, run_scenario
@@ -71,29 +73,57 @@ def _folder_name(folder: str) -> str:
         return Path(folder).name
 
 
-def verify(paths: Sequence[str | Path], out: TextIO, show_coverage: bool = False) -> int:
+@dataclass
+class Outcome:
+    """One scenario file: its result, or the errors that kept it from loading."""
+
+    display: str
+    result: Result | None = None
+    load_errors: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return self.result is not None and self.result.passed
+
+
+def run_files(paths: Sequence[str | Path]) -> tuple[list[Outcome], list[Scenario]]:
+    """Load and run every scenario file named; (each file's outcome, the scenarios that loaded)."""
     files = scenario_files(paths)
     if not files:
         raise BrassError(f"no scenario files (*.yaml) in {', '.join(map(str, paths))}")
-    passed = failed = 0
+    outcomes: list[Outcome] = []
     loaded: list[Scenario] = []
     for path in files:
         try:
             scenario = load_scenario(path)
         except ScenarioError as error:
-            failed += 1
-            print(f"FAIL {display_path(path)} (cannot be loaded)", file=out)
-            for diagnostic in error.diagnostics:
-                print(_indent(str(diagnostic)), file=out)
+            outcomes.append(Outcome(display_path(path), load_errors=list(error.diagnostics)))
             continue
         loaded.append(scenario)
-        result = run_scenario(scenario)
-        if result.passed:
-            passed += 1
-        else:
-            failed += 1
-            _print_failure(result, out)
-    for name, rules in coverage(loaded).items():
+        outcomes.append(Outcome(scenario.display, run_scenario(scenario)))
+    return outcomes, loaded
+
+
+def verify(paths: Sequence[str | Path], out: TextIO, show_coverage: bool = False, as_json: bool = False) -> int:
+    outcomes, loaded = run_files(paths)
+    tables = coverage(loaded)
+    if as_json:
+        print(json.dumps(_report(outcomes, tables, loaded), indent=2, ensure_ascii=False), file=out)
+    else:
+        _print_text(outcomes, tables, loaded, out, show_coverage)
+    return 0 if all(o.passed for o in outcomes) else 1
+
+
+def _print_text(outcomes: list[Outcome], tables: dict[str, dict[str, list[str]]], loaded: list[Scenario],
+                out: TextIO, show_coverage: bool) -> None:
+    for outcome in outcomes:
+        if outcome.result is None:
+            print(f"FAIL {outcome.display} (cannot be loaded)", file=out)
+            for diagnostic in outcome.load_errors:
+                print(_indent(str(diagnostic)), file=out)
+        elif not outcome.passed:
+            _print_failure(outcome.result, out)
+    for name, rules in tables.items():
         print(f"\nrule coverage ({name}{_what(name, loaded)}):", file=out)
         width = max(len(rid) for rid in rules)
         for rid, cited in rules.items():
@@ -101,8 +131,26 @@ def verify(paths: Sequence[str | Path], out: TextIO, show_coverage: bool = False
         if show_coverage:
             covered = sum(1 for c in rules.values() if c)
             print(f"coverage ({name}): {covered}/{len(rules)} rule IDs = {100 * covered / len(rules):.1f}%", file=out)
-    print(f"{passed} passed, {failed} failed", file=out)
-    return 0 if failed == 0 else 1
+    passed = sum(1 for o in outcomes if o.passed)
+    print(f"{passed} passed, {len(outcomes) - passed} failed", file=out)
+
+
+def _report(outcomes: list[Outcome], tables: dict[str, dict[str, list[str]]],
+            loaded: list[Scenario]) -> dict[str, Any]:
+    """The run as JSON data: every file with its problems (located), and the coverage tables."""
+    files = []
+    for outcome in outcomes:
+        problems = ([{"at": str(d.pos) if d.pos else None, "message": d.message} for d in outcome.load_errors]
+                    if outcome.result is None else
+                    [{"at": str(p.pos), "message": p.message, "detail": p.detail} for p in outcome.result.failures])
+        files.append({"file": outcome.display, "passed": outcome.passed, "loaded": outcome.result is not None,
+                      "problems": problems})
+    passed = sum(1 for o in outcomes if o.passed)
+    return {"passed": passed, "failed": len(outcomes) - passed, "scenarios": files,
+            "coverage": {name: {"rewritten_by_variant": bool(_what(name, loaded)),
+                                "covered": sum(1 for c in rules.values() if c), "rules": len(rules),
+                                "cited_by": rules}
+                         for name, rules in tables.items()}}
 
 
 def _what(name: str, scenarios: Sequence[Scenario]) -> str:

@@ -224,3 +224,21 @@ when:
     result = run_scenario(load_scenario(failing))
     assert [str(f).splitlines()[:2] for f in result.failures] == [
         [f"{failing}:12:12: assertion failed: money(1) == 41", "    money(1) = 40"]]
+
+
+def test_brass_verify_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    write(tmp_path, FAILING, "failing.yaml")
+    write(tmp_path, "rules: [R-COAL-99]\nplayers: 2\n", "broken.yaml")
+    assert main(["verify", str(tmp_path), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert (data["passed"], data["failed"]) == (0, 2)
+    broken, failing = data["scenarios"]
+    assert broken["loaded"] is False and broken["problems"][0]["message"].startswith("unknown rule ID 'R-COAL-99'")
+    assert failing["loaded"] is True and failing["passed"] is False
+    [problem] = failing["problems"]
+    assert problem["at"].endswith("failing.yaml:13:5") and problem["message"] == "assertion failed: money(1) + 1 == vp(1)"
+    assert "money(1) + 1 = 48" in problem["detail"]
+    table = data["coverage"]["birmingham"]
+    assert table["rules"] == 125 and table["covered"] == 1 and table["cited_by"]["R-COAL-02"] == ["failing"]
