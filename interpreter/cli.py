@@ -15,6 +15,9 @@
                                    every step with the record; print "0 differences" and the scores
     brass diff A B [--json]        what ruleset B changes against ruleset A (values, conditions,
                                    entries added or removed), each with its FILE:LINE:COL
+    brass explain SETUP.yaml ACTION [RULESET]
+                                   why an action is illegal in a position (every failed precondition
+                                   with its rule), or what it does when it is legal
     brass verify PATH... [--coverage] [--json]
                                    run scenario files (folders: every *.yaml below); print failures,
                                    rule coverage and "N passed, M failed"
@@ -129,6 +132,15 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--step", action="store_true", help="wait for Enter after each move (q stops)")
     replay.add_argument("--ruleset", help="ruleset to replay with (default: the one named in the record)")
     replay.set_defaults(run=run_replay)
+
+    explain = commands.add_parser("explain", help="why an action is illegal in a given position, or what it does")
+    explain.add_argument("setup", metavar="SETUP", help="a setup or scenario file: the position (its given)")
+    explain.add_argument("action", metavar="ACTION",
+                         help="a whole action as JSON or YAML, e.g. '{action: build, card: coventry, industry: coal, "
+                              "location: dudley, slot: dudley/0}' (cards by face or id)")
+    explain.add_argument("ruleset", nargs="?", default=None,
+                         help=f"ruleset when the file names none (default: {DEFAULT_RULESET})")
+    explain.set_defaults(run=run_explain)
 
     verify = commands.add_parser("verify", help="run scenario files and report failures and rule coverage")
     verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders (every *.yaml below)")
@@ -394,6 +406,43 @@ def run_replay_trace(args: argparse.Namespace) -> int:
     for row in result.final:
         print(f"  {row['place']}. player {row['seat']} (trace player {row['seat'] - 1}): {row['vp']} VP, "
               f"income level {row['income_level']} (space {row['income_position']}), £{row['money']}")
+    return 0
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """Exit 0 when the action is legal (and print what it does), 1 with every reason when not."""
+    from interpreter.game import IllegalAction
+    from interpreter.play import failure_lines, format_entry
+    from interpreter.scenario import with_card_ids
+
+    game = _game_from_setup_file(argparse.Namespace(ruleset=args.ruleset, setup=args.setup, players=None, seed=None))
+    try:
+        action = yaml.safe_load(args.action)
+    except yaml.YAMLError as error:
+        raise BrassError(f"ACTION is neither JSON nor YAML: {error}") from None
+    if not isinstance(action, dict) or "action" not in action:
+        raise BrassError("ACTION is a whole action, a mapping like {action: loan, card: leek}")
+    seat = game.deciding_seat
+    move = with_card_ids(game, game.player(seat), action)
+    print(f"player {seat}: {json.dumps(move, ensure_ascii=False)}")
+    trial = game.copy()
+    before = len(trial.state.log)
+    try:
+        trial.apply(move)
+    except IllegalAction as error:
+        print("illegal: " + str(error).splitlines()[0])
+        for line in failure_lines(game.ruleset, error.failures) or [f"- {str(error).splitlines()[0]}"]:
+            print(f"  {line}")
+        return 1
+    print("legal; it would do:")
+    for entry in trial.state.log[before:]:
+        print(f"  {format_entry(entry)}")
+    for old, new in zip(game.players, trial.players):
+        changes = [f"{what} {a} → {b}" for what, a, b in (
+            ("money", f"£{old.money}", f"£{new.money}"), ("income space", old.income_position, new.income_position),
+            ("VP", old.vp, new.vp)) if a != b]
+        if changes:
+            print(f"  player {old.seat}: " + ", ".join(changes))
     return 0
 
 

@@ -97,7 +97,7 @@ class Failure:
 
     def __str__(self) -> str:
         rule = f"[{self.rule}] " if self.rule else ""
-        return f"{rule}{self.message} ({self.where})"
+        return f"{rule}{self.message} ({self.where})" if self.where else f"{rule}{self.message}"
 
 
 @dataclass

@@ -228,6 +228,17 @@ _DESCRIBERS: dict[str, Callable[[Game, Any], str]] = {
 }
 
 
+def failure_lines(ruleset: Ruleset, failures: Sequence[Any]) -> list[str]:
+    """Each failed precondition (rule, message, YAML place), followed by the text of its rule."""
+    lines = []
+    for failure in failures:
+        rule = ruleset.rules.get(failure.rule) if failure.rule else None
+        lines.append(f"- {failure}")
+        if rule is not None:
+            lines.append(f"    {failure.rule}: {rule.text.strip()}")
+    return lines
+
+
 def format_entry(entry: dict[str, Any]) -> str:
     """One log entry on one line: its event, then its details as key=value."""
     details = " ".join(f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in entry.items() if k != "event")
@@ -392,12 +403,7 @@ class TerminalGame:
         self.say(summary)
 
     def _refuse_illegal(self, move: Any, error: IllegalAction) -> None:
-        detail = []
-        for failure in error.failures:
-            rule = self.game.ruleset.rules.get(failure.rule) if failure.rule else None
-            detail.append(f"- {failure}")
-            if rule is not None:
-                detail.append(f"    {failure.rule}: {rule.text.strip()}")
+        detail = failure_lines(self.game.ruleset, error.failures)
         if not detail:
             detail = [f"- {line.strip()}" for line in str(error).splitlines()]
         first = str(error).splitlines()[0]

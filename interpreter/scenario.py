@@ -31,7 +31,8 @@ from interpreter.scenario_vocabulary import scenario_registry
 from interpreter.state import Card, MerchantSpace, PlacedTile, Player
 from interpreter.yaml_source import Document, kind_name, load_yaml_file
 
-__all__ = ["Scenario", "ScenarioError", "Result", "load_scenario", "load_setup", "run_scenario", "display_path"]
+__all__ = ["Scenario", "ScenarioError", "Result", "load_scenario", "load_setup", "run_scenario", "display_path",
+           "with_card_ids"]
 
 TOP_KEYS = ("description", "ruleset", "players", "seed", "rules", "given", "when", "then")
 STEP_KEYS = ("player", "action", "decision", "expect", "reasons", "message", "then")
@@ -406,7 +407,7 @@ def _run_step(game: Game, step: Step) -> Problem | None:
         return Problem(step.pos, f"{what}: the game is already over")
     if step.player is not None and not game.is_over and step.player != game.deciding_seat:
         return Problem(step.pos, f"{what}: it is player {game.deciding_seat}'s decision, not player {step.player}'s")
-    move = _with_card_ids(game, game.player(step.player or game.deciding_seat), step.move)
+    move = with_card_ids(game, game.player(step.player or game.deciding_seat), step.move)
     if not step.illegal:
         try:
             game.apply(move)
@@ -445,7 +446,7 @@ def _card_params(game: Game) -> set[str]:
     return names
 
 
-def _with_card_ids(game: Game, player: Player, move: dict[str, Any]) -> dict[str, Any]:
+def with_card_ids(game: Game, player: Player, move: dict[str, Any]) -> dict[str, Any]:
     """Cards may be written by face (`card: birmingham`): each becomes the id of a different card
     of that face in the player's hand (left as written when there is none: the engine refuses it).
     `card: any` is a card of the hand that the step does not otherwise use, the first in hand
