@@ -18,6 +18,9 @@
     brass explain SETUP.yaml ACTION [RULESET]
                                    why an action is illegal in a position (every failed precondition
                                    with its rule), or what it does when it is legal
+    brass rule ID... [--ruleset R] [--scenarios PATH...]
+                                   a rule's text and source, where the ruleset cites it (FILE:LINE:COL),
+                                   and the scenarios that verify it (an ID prefix such as R-LINK lists several)
     brass verify PATH... [--coverage] [--json]
                                    run scenario files (folders: every *.yaml below); print failures,
                                    rule coverage and "N passed, M failed"
@@ -141,6 +144,13 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("ruleset", nargs="?", default=None,
                          help=f"ruleset when the file names none (default: {DEFAULT_RULESET})")
     explain.set_defaults(run=run_explain)
+
+    rule = commands.add_parser("rule", help="a rule of the index: its text, where the ruleset cites it, its scenarios")
+    rule.add_argument("ids", nargs="+", metavar="ID", help="rule IDs, or prefixes such as R-LINK")
+    rule.add_argument("--ruleset", default=DEFAULT_RULESET, help=f"ruleset folder or name (default: {DEFAULT_RULESET})")
+    rule.add_argument("--scenarios", nargs="*", metavar="PATH", default=None,
+                      help="scenario files or folders to search (default: ./scenarios when it exists)")
+    rule.set_defaults(run=run_rule)
 
     verify = commands.add_parser("verify", help="run scenario files and report failures and rule coverage")
     verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders (every *.yaml below)")
@@ -443,6 +453,19 @@ def run_explain(args: argparse.Namespace) -> int:
             ("VP", old.vp, new.vp)) if a != b]
         if changes:
             print(f"  player {old.seat}: " + ", ".join(changes))
+    return 0
+
+
+def run_rule(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from interpreter.rule_index import rule_report
+
+    ruleset = load_ruleset(args.ruleset)
+    paths = [Path(p) for p in args.scenarios] if args.scenarios is not None else \
+        [p for p in (Path("scenarios"),) if p.is_dir()]
+    reports = [rule_report(ruleset, wanted, paths) for wanted in args.ids]
+    print("\n\n".join("\n".join(lines) for lines in reports))
     return 0
 
 

@@ -236,7 +236,7 @@ class CrossChecker:
 
     def check_rule_citations(self) -> None:
         rules = self.data["rules"]
-        for path, rule_id in _citations(self.data, ()):
+        for path, rule_id in rule_citations(self.data, ()):
             if path[0] != "rules":
                 self.expect_in(rule_id, rules, "rule ID", path)
 
@@ -253,7 +253,7 @@ class CrossChecker:
             yield from self._match(node[key], rest, path + (key,))
 
 
-def _citations(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
+def rule_citations(node: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
     """Every `rule: ID` and `rules: [ID, …]` anywhere in the data."""
     if isinstance(node, dict):
         for key, value in node.items():
@@ -264,10 +264,10 @@ def _citations(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
                     if isinstance(item, str):
                         yield path + (key, i), item
             else:
-                yield from _citations(value, path + (key,))
+                yield from rule_citations(value, path + (key,))
     elif isinstance(node, list):
         for i, item in enumerate(node):
-            yield from _citations(item, path + (i,))
+            yield from rule_citations(item, path + (i,))
 
 
 def check_references(doc: Document, sink: DiagnosticSink) -> None:
