@@ -68,9 +68,18 @@ def apply_given(game: Game, given: Mapping[str, Any], *, doc: Document | None = 
     applier = _Applier(game, doc, tuple(path))
     applier.apply(given)
     applier.raise_if_any()
+    _account_for_tiles_gone_before(game)
     game.decisions.clear_memo()
     game.given = _plain(given)  # saved with the game, so that a save can be replayed from the same start
     return game
+
+
+def _account_for_tiles_gone_before(game: Game) -> None:
+    """Tiles a `mat:` took off the mat beyond those given on the board left it before the position
+    (developed or removed earlier): record them so the tile count still adds up."""
+    for player in game.state.players:
+        on_board = sum(1 for t in game.state.tiles.values() if t.owner is player)
+        player.gone_before = sum(player.mat_used.values()) - on_board - player.removed
 
 
 def _plain(value: Any) -> Any:

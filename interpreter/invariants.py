@@ -13,7 +13,8 @@ What is checked (all read from the ruleset, nothing is Birmingham-specific):
   each card once;
 - industry tiles, per player and industry: tiles taken from the mat never exceed
   the stack; per player, tiles taken = tiles on the board + tiles removed for good
-  + tiles developed away (counted from the log's `developed` entries);
+  + tiles developed away (counted from the log's `developed` entries) + tiles gone
+  before a given position started the game;
 - links, per player: links left + links on the board = links per player;
 - money never negative (the bank is unlimited, so there is no total to conserve);
 - cubes: never negative on a tile or in a market, a market holds at most its
@@ -88,11 +89,12 @@ def _tiles(game: "Game") -> list[str]:
                 problems.append(f"tiles: {player.name} has {size - used} {industry} tiles on the mat "
                                 f"(mat_used {used} of {size})")
         taken = sum(player.mat_used.values())
-        accounted = on_board[player.seat] + player.removed + developed.get(player.seat, 0)
+        accounted = on_board[player.seat] + player.removed + developed.get(player.seat, 0) + player.gone_before
         if taken != accounted:
+            before = f" + {player.gone_before} gone before the given position" if player.gone_before else ""
             problems.append(f"tiles: {player.name} took {taken} tiles from the mat but {accounted} are accounted for "
                             f"({on_board[player.seat]} on the board + {player.removed} removed + "
-                            f"{developed.get(player.seat, 0)} developed)")
+                            f"{developed.get(player.seat, 0)} developed{before})")
         if player.removed < 0:
             problems.append(f"tiles: {player.name} has removed = {player.removed} (negative)")
     return problems

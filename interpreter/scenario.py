@@ -377,17 +377,24 @@ def _slice(text: str, node: ast.Node) -> str:
 
 # == running ===========================================================================================
 
-def run_scenario(scenario: Scenario) -> Result:
+def run_scenario(scenario: Scenario, check: bool = False) -> Result:
     """Play the scenario's steps on its position and check its assertions; never raises for a
-    scenario that loaded."""
+    scenario that loaded. With `check`, the engine's invariants (invariants.py) are checked on the
+    position and after every step: a broken one is a failure of the engine, located at the step."""
     result = Result(scenario)
     try:
         game = scenario.start()
     except GivenError as error:
         result.failures.extend(Problem(d.pos, d.message) for d in error.diagnostics)
         return result
+    if check and (problem := _invariants(game, scenario.doc.pos(("given",)) or SourcePos(scenario.display, 1, 1),
+                                         "the given position")):
+        result.failures.append(problem)
+        return result
     for step in scenario.steps:
         problem = _run_step(game, step)
+        if problem is None and check:
+            problem = _invariants(game, step.pos, f"step {step.n}")
         if problem is not None:
             result.failures.append(problem)
             return result  # later steps and assertions would only report the consequences
@@ -399,6 +406,15 @@ def run_scenario(scenario: Scenario) -> Result:
         if problem is not None:
             result.failures.append(problem)
     return result
+
+
+def _invariants(game: Game, pos: SourcePos, after: str) -> Problem | None:
+    from interpreter.invariants import check_invariants  # imported late: only --check needs it
+
+    broken = check_invariants(game)
+    if not broken:
+        return None
+    return Problem(pos, f"invariant broken after {after} (engine bug)", _indent("\n".join(broken)))
 
 
 def _run_step(game: Game, step: Step) -> Problem | None:

@@ -41,6 +41,9 @@ class Player:
     discard: list[Card] = field(default_factory=list)
     mat_used: dict[str, int] = field(default_factory=dict)  # tiles gone from the mat, per industry
     removed: int = 0  # industry tiles that left the board for good (overbuilt, obsolete, shortfall)
+    # Tiles off the mat and not on the board when a given position started the game (developed or
+    # removed before it): they are accounted for like removed tiles, never counted as removed.
+    gone_before: int = 0
 
     @property
     def name(self) -> str:
@@ -114,14 +117,14 @@ def _player_to_dict(p: Player) -> dict[str, Any]:
     return {"seat": p.seat, "money": p.money, "income_position": p.income_position, "vp": p.vp,
             "links_left": p.links_left, "spent": p.spent, "hand": [c.id for c in p.hand],
             "discard": [c.id for c in p.discard], "mat_used": dict(sorted(p.mat_used.items())),
-            "removed": p.removed}
+            "removed": p.removed, "gone_before": p.gone_before}
 
 
 def state_from_dict(data: dict[str, Any], ruleset: Ruleset, cards: dict[str, Card]) -> GameState:
     """Rebuild a state from `state_to_dict` output; raises KeyError/ValueError/TypeError on bad data."""
     players = [Player(p["seat"], p["money"], p["income_position"], p["vp"], p["links_left"], p["spent"],
                       [cards[c] for c in p["hand"]], [cards[c] for c in p["discard"]], dict(p["mat_used"]),
-                      p["removed"]) for p in data["players"]]
+                      p["removed"], p.get("gone_before", 0)) for p in data["players"]]
     by_seat = {p.seat: p for p in players}
     slots = {s.id: s for s in ruleset.slots}
     tiles = {}

@@ -86,7 +86,7 @@ class Outcome:
         return self.result is not None and self.result.passed
 
 
-def run_files(paths: Sequence[str | Path]) -> tuple[list[Outcome], list[Scenario]]:
+def run_files(paths: Sequence[str | Path], check: bool = False) -> tuple[list[Outcome], list[Scenario]]:
     """Load and run every scenario file named; (each file's outcome, the scenarios that loaded)."""
     files = scenario_files(paths)
     if not files:
@@ -100,12 +100,13 @@ def run_files(paths: Sequence[str | Path]) -> tuple[list[Outcome], list[Scenario
             outcomes.append(Outcome(display_path(path), load_errors=list(error.diagnostics)))
             continue
         loaded.append(scenario)
-        outcomes.append(Outcome(scenario.display, run_scenario(scenario)))
+        outcomes.append(Outcome(scenario.display, run_scenario(scenario, check)))
     return outcomes, loaded
 
 
-def verify(paths: Sequence[str | Path], out: TextIO, show_coverage: bool = False, as_json: bool = False) -> int:
-    outcomes, loaded = run_files(paths)
+def verify(paths: Sequence[str | Path], out: TextIO, show_coverage: bool = False, as_json: bool = False,
+           check: bool = False) -> int:
+    outcomes, loaded = run_files(paths, check)
     tables = coverage(loaded)
     if as_json:
         print(json.dumps(_report(outcomes, tables, loaded), indent=2, ensure_ascii=False), file=out)

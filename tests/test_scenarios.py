@@ -18,7 +18,8 @@ SCENARIOS = sorted((ROOT / "scenarios").rglob("*.yaml"))
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_scenario(path: Path) -> None:
-    result = run_scenario(load_scenario(path))
+    """Every scenario passes, and the engine's invariants hold on its position and after each step."""
+    result = run_scenario(load_scenario(path), check=True)
     assert result.passed, "\n".join(str(f) for f in result.failures)
 
 
@@ -242,3 +243,16 @@ def test_brass_verify_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "money(1) + 1 = 48" in problem["detail"]
     table = data["coverage"]["birmingham"]
     assert table["rules"] == 125 and table["covered"] == 1 and table["cited_by"]["R-COAL-02"] == ["failing"]
+
+
+def test_a_given_position_keeps_the_tile_count(tmp_path: Path) -> None:
+    """Tiles a `mat:` takes off beyond those given on the board left the mat before the position
+    (developed or removed): they are counted, so the invariants hold from the first position on."""
+    from interpreter.invariants import check_invariants
+
+    game = game_from_setup(load_ruleset("birmingham"), 2, {
+        "players": {1: {"mat": {"coal": 3}}},
+        "tiles": [{"slot": "dudley/0", "owner": 1, "industry": "coal", "level": 2}]}, seed=1)
+    player = game.player(1)
+    assert (sum(player.mat_used.values()), player.gone_before, player.removed) == (3, 2, 0)  # I, II, II off; one on the board
+    assert check_invariants(game) == []
