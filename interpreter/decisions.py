@@ -79,6 +79,48 @@ def plan_part(part: ActionPart, is_global: Any) -> PartPlan:
     return PartPlan(part, derived_first, derived_at, requires_at, first)
 
 
+def search_order(part: ActionPart) -> ActionPart:
+    """The part with its choices in the order a search for *some* completion tries them.
+
+    Whether a part can be completed does not depend on the order of its choices, only the work
+    does: Build asks card, industry, location, slot, but trying the industry first decides the
+    preconditions that read only it and the player (tiles left, the era, the price) once per
+    industry instead of once per card and industry. Greedily, the next choice is the one that
+    makes the most preconditions decidable, never before a choice its list of values reads;
+    ties keep the ruleset's order. Returns `part` itself when nothing moves."""
+    params = {p.name for p in part.params}
+    derived_needs: dict[str, set[str]] = {}
+    for name, expr in part.derived.items():  # derived values in order: each may use the ones before
+        names = expr.names_used if expr is not None else frozenset()
+        derived_needs[name] = {n for n in names if n in params}.union(
+            *(derived_needs[n] for n in names if n in derived_needs))
+
+    def needs(names: frozenset[str]) -> set[str]:
+        return {n for n in names if n in params}.union(*(derived_needs[n] for n in names if n in derived_needs))
+
+    domain_needs = {p.name: needs(p.domain.names_used) for p in part.params}
+    check_needs = [needs(r.check.names_used) for r in part.requires if r.check is not None]
+    chosen: set[str] = set()
+    order: list[Any] = []
+    remaining = list(part.params)
+    while remaining:
+        ready = [p for p in remaining if domain_needs[p.name] <= chosen]
+        if not ready:  # a cycle cannot happen (a list reads earlier choices only); keep the order
+            ready = remaining[:1]
+
+        def newly_decided(p: Any) -> int:
+            now = chosen | {p.name}
+            return sum(1 for n in check_needs if n <= now and not n <= chosen)
+
+        best = max(ready, key=newly_decided)  # max keeps the first of equals
+        order.append(best)
+        chosen.add(best.name)
+        remaining.remove(best)
+    if order == list(part.params):
+        return part
+    return ActionPart(tuple(order), part.derived, part.requires, part.effects)
+
+
 def _level(names: frozenset[str], index: dict[str, int], derived_level: dict[str, int]) -> int:
     levels = [index[n] for n in names if n in index] + [derived_level[n] for n in names if n in derived_level]
     return max(levels, default=-1)
@@ -123,14 +165,24 @@ class DecisionEngine:
         self.required_repeats = {id(a.part): a.repeat.part for a in game.ruleset.actions.values()
                                  if a.repeat is not None and a.repeat.min > 0}
         self.check_memo: dict[tuple[Any, ...], bool] = {}
+        self.searched: dict[int, ActionPart] = {}  # id of a part -> the part in search order
+        self.original: dict[int, ActionPart] = {}  # id of a part in search order -> the part as written
 
     def plan(self, part: ActionPart) -> PartPlan:
         plan = self.plans.get(id(part))
         if plan is None:
             registry = self.game.ruleset.registry
             plan = self.plans[id(part)] = plan_part(part, lambda n: registry.lookup_name(n) is not None)
-            plan.then = self.required_repeats.get(id(part))
+            plan.then = self.required_repeats.get(id(self.original.get(id(part), part)))
         return plan
+
+    def search_part(self, part: ActionPart) -> ActionPart:
+        """The part in the order a search for some completion tries its choices (`search_order`)."""
+        found = self.searched.get(id(part))
+        if found is None:
+            found = self.searched[id(part)] = search_order(part)
+            self.original[id(found)] = part
+        return found
 
     # -- evaluation ------------------------------------------------------------------
 
@@ -207,7 +259,7 @@ class DecisionEngine:
 
     def _then_completable(self, part: ActionPart, env: Env) -> bool:
         inner = self.env(dict(env.vars, nth=1))
-        return self.part_completable(part, inner)
+        return self.part_completable(self.search_part(part), inner)
 
     def try_value(self, plan: PartPlan, i: int, value: Any, env: Env) -> bool:
         """Bind param i to value (and derived values); True if its preconditions hold."""
@@ -231,14 +283,14 @@ class DecisionEngine:
     def action_completable(self, action: Action, env: Env) -> bool:
         """The action can be completed: its choices, and its repeated part's minimum (R-SELL-05 …)."""
         env.vars[ACTION_VAR] = action.id
-        return self.part_completable(action.part, env)
+        return self.part_completable(self.search_part(action.part), env)
 
     def repeat_possible(self, action: Action, vars: dict[str, Any], done: int) -> bool:
         repeat = action.repeat
         if repeat is None or (repeat.max is not None and done >= repeat.max):
             return False
         env = self.env(dict(vars, nth=done + 1))
-        return self.part_completable(repeat.part, env)
+        return self.part_completable(self.search_part(repeat.part), env)
 
     # -- listing --------------------------------------------------------------------------
 

@@ -170,3 +170,24 @@ def test_one_repetition_too_many_cites_the_rule_of_the_limit(rs) -> None:
     assert [(f.rule, f.message) for f in refused.value.failures] == [
         ("R-DEV-01", "Develop allows at most 2 tiles in one action.")]
     assert game.player(1).money == 30
+
+
+def test_the_search_order_changes_the_work_not_the_answer(rs) -> None:
+    """Build is searched industry first (its tiles-left, era and price checks need only the
+    industry); whether each action can be completed is the same in either order, all game long."""
+    from interpreter.decisions import search_order
+
+    build = rs.actions["build"]
+    assert [p.name for p in search_order(build.part).params] == ["industry", "card", "location", "slot"]
+    assert search_order(rs.actions["scout"].part) is rs.actions["scout"].part  # nothing gained: kept as written
+    game, rng = Game.new(rs, 3, seed=5), Rng(5)
+    while not game.is_over:
+        if game.pending is None and game.question is None:
+            engine = game.decisions
+            for action in rs.actions.values():
+                written = engine.part_completable(action.part, engine.env({"@action": action.id}))
+                engine.clear_memo()
+                assert engine.action_completable(action, engine.env({})) == written, action.id
+                engine.clear_memo()
+        legal = game.legal_actions()
+        game.apply(legal[rng.below(len(legal))])
