@@ -342,29 +342,32 @@ def run_play(args: argparse.Namespace) -> int:
                     stdin_reader(sys.stdin))
     if args.load:
         raise BrassError("--from starts a new game from a position and --load resumes a saved one: give only one")
-    game = _game_from_setup_file(args)
+    game = _game_from_setup_file(args.setup, args.ruleset, args.players, args.seed)
     return play(game.ruleset, len(game.players), game.seed, args.seats, None, args.save, Console(),
                 stdin_reader(sys.stdin), start=game)
 
 
-def _game_from_setup_file(args: argparse.Namespace) -> Any:
-    """The game of `brass play --from SETUP`: the file's ruleset (or RULESET), players and position."""
+def _game_from_setup_file(path: str, ruleset: str | None, players: int | None = None,
+                          seed: int | None = None) -> Any:
+    """The game started from a setup (or scenario) file: the file's ruleset (or `ruleset`, the
+    command line's), its players and position; a `players` or `ruleset` that contradicts the file
+    is an error, a `seed` replaces the file's."""
     from interpreter.loader import resolve_ruleset_path
     from interpreter.scenario import load_setup
 
     named = None
-    if args.ruleset is not None:
-        named = load_ruleset(args.ruleset)  # its errors are reported as for any command
-        default = str(resolve_ruleset_path(args.ruleset))
+    if ruleset is not None:
+        named = load_ruleset(ruleset)  # its errors are reported as for any command
+        default = str(resolve_ruleset_path(ruleset))
     else:
         default = DEFAULT_RULESET
-    setup = load_setup(args.setup, default_ruleset=default)  # a ScenarioError is printed located, like a ruleset's
+    setup = load_setup(path, default_ruleset=default)  # a ScenarioError is printed located, like a ruleset's
     if named is not None and setup.ruleset is not named:
-        raise BrassError(f"{args.setup} is a position of ruleset {setup.ruleset.name!r}, not {named.name!r}")
-    if args.players is not None and args.players != setup.players:
-        raise BrassError(f"{args.setup} is a {setup.players}-player position, not {args.players}")
-    if args.seed is not None:
-        setup.seed = args.seed
+        raise BrassError(f"{path} is a position of ruleset {setup.ruleset.name!r}, not {named.name!r}")
+    if players is not None and players != setup.players:
+        raise BrassError(f"{path} is a {setup.players}-player position, not {players}")
+    if seed is not None:
+        setup.seed = seed
     return setup.start()  # an impossible position is reported at its line
 
 
@@ -427,7 +430,7 @@ def run_explain(args: argparse.Namespace) -> int:
     from interpreter.play import failure_lines, format_entry
     from interpreter.scenario import with_card_ids
 
-    game = _game_from_setup_file(argparse.Namespace(ruleset=args.ruleset, setup=args.setup, players=None, seed=None))
+    game = _game_from_setup_file(args.setup, args.ruleset)
     try:
         action = yaml.safe_load(args.action)
     except yaml.YAMLError as error:
