@@ -19,7 +19,7 @@ import json
 from collections import deque
 from typing import Any, Iterable
 
-from brass_dsl import DslError, Env
+from brass_dsl import Env
 from interpreter import effect_impls
 from interpreter.decisions import ACTION_VAR, DecisionEngine, Failure, Pending
 from interpreter.effects import EFFECTS
