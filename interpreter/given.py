@@ -37,7 +37,7 @@ __all__ = ["GivenError", "apply_given", "game_from_setup", "GIVEN_KEYS", "PLAYER
 GIVEN_KEYS = ("era", "round", "turn_order", "current", "actions_left", "players", "tiles", "links", "markets",
               "merchants", "deck")
 PLAYER_KEYS = ("money", "income", "vp", "spent", "hand", "mat", "links_left")
-TILE_KEYS = ("slot", "owner", "industry", "level", "flipped", "cubes")
+TILE_KEYS = ("slot", "location", "owner", "industry", "level", "flipped", "cubes")
 LINK_KEYS = ("link", "owner")
 MERCHANT_KEYS = ("tile", "beer")
 
@@ -361,8 +361,15 @@ class _Applier:
     # -- board -----------------------------------------------------------------------------------
 
     def tile(self, item: Any, at: tuple[Any, ...]) -> None:
-        item = self.mapping(item, at, TILE_KEYS, required=("slot", "owner", "industry", "level"))
-        slot_id = self.text(item["slot"], at + ("slot",))
+        item = self.mapping(item, at, TILE_KEYS, required=("owner", "industry", "level"))
+        if ("slot" in item) == ("location" in item):
+            raise self.error(at, "a tile is placed on a 'slot' (dudley/0) or in a 'location' (dudley), one of the two")
+        if "location" in item:
+            item = dict(item, slot=self.slot_in(item, at))
+            at_slot = at + ("location",)
+        else:
+            at_slot = at + ("slot",)
+        slot_id = self.text(item["slot"], at_slot)
         slot = self.g._slots.get(slot_id)
         if slot is None:
             location, _, index = slot_id.rpartition("/")
@@ -390,7 +397,7 @@ class _Applier:
             raise self.error(at + ("level",), f"player {player.seat} has no {industry} level {level} tile "
                                               f"left on the mat")
         if slot_id in self.seen_slots:
-            raise self.error(at + ("slot",), f"slot {slot_id} is given twice")
+            raise self.error(at_slot, f"slot {slot_id} is given twice")
         self.seen_slots.add(slot_id)
         spec = stack[levels[0]]
         flipped = self.boolean(item.get("flipped", False), at + ("flipped",))
@@ -407,6 +414,17 @@ class _Applier:
         if old is not None:
             old.owner.removed += 1
         self.g.state.tiles[slot_id] = PlacedTile(player, spec, slot, flipped, cubes)
+
+    def slot_in(self, item: dict, at: tuple[Any, ...]) -> str:
+        """The slot of a tile given by location: the first free one there showing its industry,
+        a slot showing only that industry first (as a Build must use it first, R-BUILD-09)."""
+        location = self.one_of(item["location"], at + ("location",), list(self.rs.locations), "location")
+        industry = self.one_of(item["industry"], at + ("industry",), list(self.rs.industries), "industry")
+        free = [s for s in self.rs.locations[location].slots if industry in s.industries and s.id not in self.seen_slots]
+        if not free:
+            raise self.error(at + ("location",), f"{self.rs.locations[location].name} has no free slot showing the "
+                                                 f"{industry} icon")
+        return min(free, key=lambda s: (len(s.industries) > 1, s.index)).id
 
     def mat(self, player: Player, industry: Any, level: Any) -> None:
         at = ("players", player.seat, "mat", industry)

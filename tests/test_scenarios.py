@@ -63,6 +63,10 @@ def errors_of(path: Path) -> list[str]:
      "s.yaml:5:15: merchant space nottingham/0 is not in use with 2 players "),
     ("  era: steam\n", "s.yaml:5:8: unknown era 'steam'"),
     ("  players:\n    1: {mat: {coal: 7}}\n", "s.yaml:6:21: Coal Mine has no level 7 (levels 1 to 4; 'none' when every tile is gone)"),
+    ("  tiles:\n    - {location: dudley, owner: 1, industry: cotton, level: 1}\n",
+     "s.yaml:6:18: Dudley has no free slot showing the cotton icon"),
+    ("  tiles:\n    - {location: dudley, slot: dudley/0, owner: 1, industry: coal, level: 1}\n",
+     "s.yaml:6:7: a tile is placed on a 'slot' (dudley/0) or in a 'location' (dudley), one of the two"),
     ("  players:\n    1: {mat: {coal: 1}}\n  tiles:\n    - {slot: dudley/0, owner: 1, industry: coal, level: 1}\n",
      "s.yaml:6:21: player 1's coal tiles on the board have taken every level 1 tile off the mat (the lowest left is level 2)"),
 ])
@@ -256,3 +260,13 @@ def test_a_given_position_keeps_the_tile_count(tmp_path: Path) -> None:
     player = game.player(1)
     assert (sum(player.mat_used.values()), player.gone_before, player.removed) == (3, 2, 0)  # I, II, II off; one on the board
     assert check_invariants(game) == []
+
+
+def test_a_tile_given_by_location_takes_the_slot_a_build_would_use_first() -> None:
+    """Birmingham: slot 0 shows cotton and manufacturer, slots 1 and 3 manufacturer only (R-BUILD-09)."""
+    game = game_from_setup(load_ruleset("birmingham"), 2, {"tiles": [
+        {"location": "birmingham", "owner": 1, "industry": "manufacturer", "level": 1},
+        {"location": "birmingham", "owner": 2, "industry": "manufacturer", "level": 1},
+        {"location": "birmingham", "owner": 2, "industry": "manufacturer", "level": 2}]}, seed=1)
+    assert sorted(game.state.tiles) == ["birmingham/0", "birmingham/1", "birmingham/3"]
+    assert game.state.tiles["birmingham/0"].spec.level == 2
