@@ -121,6 +121,25 @@ def search_order(part: ActionPart) -> ActionPart:
     return ActionPart(tuple(order), part.derived, part.requires, part.effects)
 
 
+def _names_read(part: ActionPart, plan: PartPlan, start: int) -> set[str]:
+    """Every name the part's lists of values, derived values and preconditions from param `start`
+    on read (globals included; the caller drops them)."""
+    names: set[str] = set()
+    levels = range(start, len(part.params))
+    for i in levels:
+        names |= part.params[i].domain.names_used
+        for _, expr in plan.derived_at[i]:
+            names |= expr.names_used
+        for check in plan.requires_at[i]:
+            names |= check.requirement.check.names_used
+    if start == 0:
+        for _, expr in plan.derived_first:
+            names |= expr.names_used
+        for check in plan.requires_first:
+            names |= check.requirement.check.names_used
+    return names
+
+
 def _level(names: frozenset[str], index: dict[str, int], derived_level: dict[str, int]) -> int:
     levels = [index[n] for n in names if n in index] + [derived_level[n] for n in names if n in derived_level]
     return max(levels, default=-1)
@@ -165,6 +184,7 @@ class DecisionEngine:
         self.required_repeats = {id(a.part): a.repeat.part for a in game.ruleset.actions.values()
                                  if a.repeat is not None and a.repeat.min > 0}
         self.check_memo: dict[tuple[Any, ...], bool] = {}
+        self.reads_cache: dict[tuple[int, int], tuple[str, ...]] = {}
         self.searched: dict[int, ActionPart] = {}  # id of a part -> the part in search order
         self.original: dict[int, ActionPart] = {}  # id of a part in search order -> the part as written
 
@@ -236,10 +256,26 @@ class DecisionEngine:
 
     def part_completable(self, part: ActionPart, env: Env, start: int = 0) -> bool:
         """Some choice of the params from `start` on meets every precondition of the part."""
-        key = (id(part), start, tuple(env.vars.items()))
+        key = (id(part), start, *map(env.vars.get, self.reads(part, start)))
         found = self.memo.get(key)
         if found is None:
             found = self.memo[key] = self._completable(part, env, start)
+        return found
+
+    def reads(self, part: ActionPart, start: int) -> tuple[str, ...]:
+        """The choices and derived values that the rest of the part (from param `start` on, and a
+        repeated part it requires) can read: its completability depends on nothing else of the
+        state of the action, so the memo is keyed by these alone (the links of a Network do not
+        depend on its card: they are searched once, not once per card)."""
+        key = (id(part), start)
+        found = self.reads_cache.get(key)
+        if found is None:
+            names = set(_names_read(part, self.plan(part), start))
+            then = self.plan(part).then
+            if then is not None:
+                names |= _names_read(then, self.plan(then), 0)
+            registry = self.game.ruleset.registry
+            found = self.reads_cache[key] = (ACTION_VAR, *sorted(n for n in names if registry.lookup_name(n) is None))
         return found
 
     def _completable(self, part: ActionPart, env: Env, start: int) -> bool:

@@ -191,3 +191,13 @@ def test_the_search_order_changes_the_work_not_the_answer(rs) -> None:
                 engine.clear_memo()
         legal = game.legal_actions()
         game.apply(legal[rng.below(len(legal))])
+
+
+def test_the_search_memo_is_keyed_by_what_the_rest_of_the_action_reads(rs) -> None:
+    """The links of a Network do not read its card: whether they can be placed is searched once
+    per state, whichever card is tried; the rest of a Build after its card reads the card."""
+    engine = Game.new(rs, 2, seed=1).decisions
+    network, build = rs.actions["network"], rs.actions["build"]
+    assert "card" not in engine.reads(network.part, 1)
+    assert "nth" in engine.reads(network.repeat.part, 0) and "card" not in engine.reads(network.repeat.part, 0)
+    assert {"card", "industry", "tile"} <= set(engine.reads(build.part, 2))
