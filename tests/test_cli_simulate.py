@@ -3,7 +3,6 @@ codes, a whole game played from a pipe, and clean errors (never a traceback) on 
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -18,17 +17,6 @@ def brass(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """Run the real command in a new process, as a person at a shell would (slower: used sparingly)."""
     return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], input=stdin, capture_output=True,
                           text=True, timeout=120)
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
-    """Run a command in this process (the ruleset stays cached) with the given input; (status, out, err)."""
-    def run_(*args: str, stdin: str = "") -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-        status = main(list(args))
-        captured = capsys.readouterr()
-        return status, captured.out, captured.err
-    return run_
 
 
 def simulate_json(capsys: pytest.CaptureFixture[str], *extra: str) -> dict:

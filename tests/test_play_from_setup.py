@@ -3,9 +3,7 @@ position (issue 4, part 3), saved with its position so that it reloads and repla
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -30,16 +28,6 @@ given:
   merchants: {"oxford/0": {tile: cotton}, "oxford/1": blank}
   deck: [worcester, coventry, brewery]
 """
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
-    def run_(*args: str, stdin: str = "") -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-        status = main(list(args))
-        captured = capsys.readouterr()
-        return status, captured.out, captured.err
-    return run_
 
 
 def write(tmp_path: Path, text: str, name: str = "setup.yaml") -> Path:
