@@ -21,7 +21,7 @@
     brass rule ID... [--ruleset R] [--scenarios PATH...]
                                    a rule's text and source, where the ruleset cites it (FILE:LINE:COL),
                                    and the scenarios that verify it (an ID prefix such as R-LINK lists several)
-    brass verify PATH... [--coverage] [--json] [--check]
+    brass verify PATH... [--rule ID]... [--coverage] [--json] [--check]
                                    run scenario files (folders: every *.yaml below); print failures,
                                    rule coverage and "N passed, M failed"
 
@@ -155,6 +155,8 @@ def _parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify", help="run scenario files and report failures and rule coverage")
     verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders (every *.yaml below)")
     verify.add_argument("--coverage", action="store_true", help="also print the percentage of rule IDs cited")
+    verify.add_argument("--rule", action="append", default=[], metavar="ID",
+                        help="run only the scenarios citing this rule ID or prefix (R-COAL); may be repeated")
     verify.add_argument("--check", action="store_true",
                         help="also check the engine's invariants on each position and after every step")
     verify.add_argument("--json", action="store_true",
@@ -477,7 +479,8 @@ def run_rule(args: argparse.Namespace) -> int:
 def run_verify(args: argparse.Namespace) -> int:
     from interpreter.verify import verify
 
-    return verify(args.paths, sys.stdout, show_coverage=args.coverage, as_json=args.json, check=args.check)
+    return verify(args.paths, sys.stdout, show_coverage=args.coverage, as_json=args.json, check=args.check,
+                  rules=args.rule)
 
 
 def _plain(value: Any) -> Any:

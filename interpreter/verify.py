@@ -86,8 +86,11 @@ class Outcome:
         return self.result is not None and self.result.passed
 
 
-def run_files(paths: Sequence[str | Path], check: bool = False) -> tuple[list[Outcome], list[Scenario]]:
-    """Load and run every scenario file named; (each file's outcome, the scenarios that loaded)."""
+def run_files(paths: Sequence[str | Path], check: bool = False,
+              rules: Sequence[str] = ()) -> tuple[list[Outcome], list[Scenario]]:
+    """Load and run every scenario file named; (each file's outcome, the scenarios that loaded).
+    With `rules` (IDs or prefixes such as R-COAL), only the scenarios citing one of them run; a
+    file that cannot be loaded is always reported."""
     files = scenario_files(paths)
     if not files:
         raise BrassError(f"no scenario files (*.yaml) in {', '.join(map(str, paths))}")
@@ -99,14 +102,18 @@ def run_files(paths: Sequence[str | Path], check: bool = False) -> tuple[list[Ou
         except ScenarioError as error:
             outcomes.append(Outcome(display_path(path), load_errors=list(error.diagnostics)))
             continue
+        if rules and not any(rid.startswith(wanted) for rid in scenario.rules for wanted in rules):
+            continue
         loaded.append(scenario)
         outcomes.append(Outcome(scenario.display, run_scenario(scenario, check)))
+    if rules and not loaded:
+        raise BrassError(f"no scenario in {', '.join(map(str, paths))} cites {', '.join(rules)}")
     return outcomes, loaded
 
 
 def verify(paths: Sequence[str | Path], out: TextIO, show_coverage: bool = False, as_json: bool = False,
-           check: bool = False) -> int:
-    outcomes, loaded = run_files(paths, check)
+           check: bool = False, rules: Sequence[str] = ()) -> int:
+    outcomes, loaded = run_files(paths, check, rules)
     tables = coverage(loaded)
     if as_json:
         print(json.dumps(_report(outcomes, tables, loaded), indent=2, ensure_ascii=False), file=out)

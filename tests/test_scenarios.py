@@ -270,3 +270,12 @@ def test_a_tile_given_by_location_takes_the_slot_a_build_would_use_first() -> No
         {"location": "birmingham", "owner": 2, "industry": "manufacturer", "level": 2}]}, seed=1)
     assert sorted(game.state.tiles) == ["birmingham/0", "birmingham/1", "birmingham/3"]
     assert game.state.tiles["birmingham/0"].spec.level == 2
+
+
+def test_brass_verify_runs_only_the_scenarios_of_a_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    cites = [p for p in SCENARIOS if "R-COAL-07" in load_scenario(p).rules]
+    assert main(["verify", str(ROOT / "scenarios"), "--rule", "R-COAL-07"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().splitlines()[-1] == f"{len(cites)} passed, 0 failed" and len(cites) >= 4
+    assert main(["verify", str(ROOT / "scenarios"), "--rule", "R-NOPE"]) == 1
+    assert "no scenario in" in capsys.readouterr().err
