@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
 
-from position import (card_id, cubes, era, hand, last_cards, link, merchant, merchants, pass_round, refused,  # noqa: E402
+from position import (card_id, cubes, era, hand, last_cards, link, links_and_tiles_for_link_scoring, merchant, merchants, pass_round, refused,  # noqa: E402
                       set_mat, set_player, tile, turn)
 
 from interpreter.cli import main  # noqa: E402
@@ -50,14 +50,14 @@ def test_variant_plays_with_invariants_checked(variant: str, capsys: pytest.Capt
 
 # -- tiebreak-by-level (C-10) ----------------------------------------------------------------
 
-def final_round(ruleset: str) -> Game:
-    """The last Rail round: empty deck, one card each; 30 VP each; player 1 on income space 12 with £5,
-    player 2 on space 11 with £50: both spaces are income level 1."""
+def final_round(ruleset: str, income_1: int = 12) -> Game:
+    """The last Rail round: empty deck, one card each; 30 VP each; player 1 on income space 12 (by
+    default) with £5, player 2 on space 11 with £50: spaces 11 and 12 are both income level 1."""
     g = new(ruleset)
     era(g, "rail", round=10)
     turn(g, 1, order=[1, 2])
     last_cards(g, {1: ["birmingham"], 2: ["dudley"]})
-    set_player(g, 1, vp=30, income=12, money=5)
+    set_player(g, 1, vp=30, income=income_1, money=5)
     set_player(g, 2, vp=30, income=11, money=50)
     pass_round(g)
     assert g.is_over
@@ -82,13 +82,7 @@ def test_tiebreak_by_level_same_level_then_money_decides() -> None:
 
 def test_tiebreak_by_level_a_higher_level_still_wins() -> None:
     """Spaces 14 (level 2) against 11 (level 1): the higher level wins whatever the money."""
-    g = new("tiebreak-by-level")
-    era(g, "rail", round=10)
-    turn(g, 1, order=[1, 2])
-    last_cards(g, {1: ["birmingham"], 2: ["dudley"]})
-    set_player(g, 1, vp=30, income=14, money=5)
-    set_player(g, 2, vp=30, income=11, money=50)
-    pass_round(g)
+    g = final_round("tiebreak-by-level", income_1=14)
     assert [(s["seat"], s["keys"]["income level"]) for s in g.standings()] == [(1, 2), (2, 1)]
 
 
@@ -105,13 +99,7 @@ def links_at_canal_end(ruleset: str) -> Game:
     g = new(ruleset)
     turn(g, 1, order=[1, 2], round=10)
     last_cards(g, {1: ["birmingham"], 2: ["dudley"]})
-    tile(g, 2, "birmingham/1", "manufacturer", 1, flipped=True)
-    tile(g, 1, "birmingham/0", "cotton", 1)
-    tile(g, 1, "dudley/0", "coal", 1, flipped=True)
-    tile(g, 1, "farm_south/0", "brewery", 1, flipped=True)
-    tile(g, 2, "worcester/0", "cotton", 2, flipped=True)
-    link(g, 1, "L04", "L06")
-    link(g, 2, "L36", "L30")
+    links_and_tiles_for_link_scoring(g)
     pass_round(g)
     assert g.era == "rail" and g.state.links == {}
     return g

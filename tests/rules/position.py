@@ -303,3 +303,19 @@ def pass_round(g: Game) -> None:
     while (g.state.era_index, g.state.round) == start and g.question is None and not g.is_over:
         g.apply({"action": "pass"})
         g.apply({"card": g.me.hand[0].id})
+
+
+def links_and_tiles_for_link_scoring(g: Game) -> None:
+    """The R-ERA-02 position (test_era, and the summary-es variant's contrast in test_variants).
+
+    Player 1: L04 Birmingham–Dudley and L06 Birmingham–Oxford; player 2: L36 Stoke–Warrington and
+    L30 Kidderminster–Worcester–farm. Flipped: player 2's Manufacturer I at Birmingham, player 1's
+    Coal Mine I at Dudley and Brewery I at the south farm, player 2's Cotton Mill II at Worcester;
+    player 1's Cotton Mill I at Birmingham is unflipped."""
+    tile(g, 2, "birmingham/1", "manufacturer", 1, flipped=True)
+    tile(g, 1, "birmingham/0", "cotton", 1)
+    tile(g, 1, "dudley/0", "coal", 1, flipped=True)
+    tile(g, 1, "farm_south/0", "brewery", 1, flipped=True)
+    tile(g, 2, "worcester/0", "cotton", 2, flipped=True)
+    link(g, 1, "L04", "L06")
+    link(g, 2, "L36", "L30")

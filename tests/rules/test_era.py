@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from position import (card_id, era, last_cards, link, merchant, merchants, new_game, pass_round, set_player,
+from position import (card_id, era, last_cards, links_and_tiles_for_link_scoring, merchant, merchants, new_game, pass_round, set_player,
                       tile, turn)
 
 
@@ -49,13 +49,7 @@ def test_R_ERA_02_links_score_the_link_icons_of_their_locations() -> None:
     + 2 (flipped Brewery I) = 4. Then tiles: player 1 Coal I 1 + Brewery I 4 = 5; player 2
     Manufacturer I 3 + Cotton II 5 = 8. Totals 13 and 14; links removed, 14 link tiles each again."""
     g = last_canal_round()
-    tile(g, 2, "birmingham/1", "manufacturer", 1, flipped=True)
-    tile(g, 1, "birmingham/0", "cotton", 1)
-    tile(g, 1, "dudley/0", "coal", 1, flipped=True)
-    tile(g, 1, "farm_south/0", "brewery", 1, flipped=True)
-    tile(g, 2, "worcester/0", "cotton", 2, flipped=True)
-    link(g, 1, "L04", "L06")
-    link(g, 2, "L36", "L30")
+    links_and_tiles_for_link_scoring(g)
     pass_round(g)
     assert g.era == "rail"
     assert (g.player(1).vp, g.player(2).vp) == (13, 14)
