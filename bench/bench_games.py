@@ -20,10 +20,10 @@ import pstats
 import time
 import tracemalloc
 
-from interpreter.game import Game
-from interpreter.loader import load_ruleset
-from interpreter.model import Ruleset
-from interpreter.rng import Rng
+from interpreter.engine.game import Game
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.ruleset.model import Ruleset
+from interpreter.engine.rng import Rng
 
 
 def play(ruleset: Ruleset, players: int, seed: int) -> tuple[int, float, float]:

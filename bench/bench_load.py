@@ -13,7 +13,7 @@ import argparse
 import statistics
 import time
 
-from interpreter.loader import clear_cache, load_ruleset
+from interpreter.ruleset.loader import clear_cache, load_ruleset
 
 
 def timed(fn) -> float:

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from interpreter.cli import main
+from interpreter.tools.cli import main
 
 
 @pytest.fixture

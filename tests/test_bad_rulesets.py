@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import rulesets
-from interpreter.cli import main
-from interpreter.errors import RulesetError
-from interpreter.loader import load_ruleset
+from interpreter.tools.cli import main
+from interpreter.ruleset.errors import RulesetError
+from interpreter.ruleset.loader import load_ruleset
 
 ROOT = """\
 name: broken
@@ -270,7 +270,7 @@ def test_sources_in_names_actions_and_source_kinds(tmp_path: Path) -> None:
 def test_sources_in_changes_the_sources_of_that_action_only(tmp_path: Path) -> None:
     """Beer for Network only from your own Breweries: the second rail link cannot use an
     opponent's connected Brewery, while a sale still can."""
-    from interpreter.game import Game
+    from interpreter.engine.game import Game
 
     folder = variant(tmp_path, {"r.yaml": "resources:\n  beer:\n    sources_in:\n      network: [own_producer]\n"})
     rs = load_ruleset(folder)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.loader import load_ruleset
+from interpreter.ruleset.loader import load_ruleset
 
 
 @pytest.fixture(scope="module")

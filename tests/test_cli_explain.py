@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
+from interpreter.tools.cli import main
 
 POSITION = """\
 players: 2

@@ -1,4 +1,4 @@
-"""`brass diff A B` (interpreter/diff.py): what ruleset B changes against ruleset A."""
+"""`brass diff A B` (interpreter/tools/diff.py): what ruleset B changes against ruleset A."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import loader
-from interpreter.cli import main
-from interpreter.diff import ADDED, CONDITION, EXPRESSION, REMOVED, VALUE, diff_documents, diff_rulesets
-from interpreter.loader import load_ruleset
-from interpreter.yaml_source import load_yaml_text
+from interpreter.ruleset import loader
+from interpreter.tools.cli import main
+from interpreter.tools.diff import ADDED, CONDITION, EXPRESSION, REMOVED, VALUE, diff_documents, diff_rulesets
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.ruleset.yaml_source import load_yaml_text
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = ["name", "title", "description"]

@@ -1,18 +1,18 @@
-"""The committed docs match what `python -m interpreter.docs` generates.
+"""The committed docs match what `python -m interpreter.tools.docs` generates.
 
 When this fails after a change to the effects, the vocabulary, the grammar or the
-built-in ruleset, run `python -m interpreter.docs` and commit the updated docs.
+built-in ruleset, run `python -m interpreter.tools.docs` and commit the updated docs.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from interpreter import docs
-from interpreter.effects import EFFECTS
-from interpreter.loader import load_ruleset
+from interpreter.tools import docs
+from interpreter.ruleset.effects import EFFECTS
+from interpreter.ruleset.loader import load_ruleset
 
-HINT = "run `python -m interpreter.docs` and commit the result"
+HINT = "run `python -m interpreter.tools.docs` and commit the result"
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from interpreter.game import Game, GameFileError, IllegalAction
-from interpreter.loader import load_ruleset
-from interpreter.rng import Rng
+from interpreter.engine.game import Game, GameFileError, IllegalAction
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.engine.rng import Rng
 
 
 @pytest.fixture(scope="module")
@@ -175,7 +175,7 @@ def test_one_repetition_too_many_cites_the_rule_of_the_limit(rs) -> None:
 def test_the_search_order_changes_the_work_not_the_answer(rs) -> None:
     """Build is searched industry first (its tiles-left, era and price checks need only the
     industry); whether each action can be completed is the same in either order, all game long."""
-    from interpreter.decisions import search_order
+    from interpreter.engine.decisions import search_order
 
     build = rs.actions["build"]
     assert [p.name for p in search_order(build.part).params] == ["industry", "card", "location", "slot"]

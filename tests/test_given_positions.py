@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.game import Game, IllegalAction
-from interpreter.given import GivenError, game_from_setup
-from interpreter.invariants import check_invariants
-from interpreter.loader import load_ruleset
-from interpreter.rng import Rng
+from interpreter.engine.game import Game, IllegalAction
+from interpreter.engine.given import GivenError, game_from_setup
+from interpreter.engine.invariants import check_invariants
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.engine.rng import Rng
 
 RULESET = load_ruleset("birmingham")
 SLOTS = [(s.id, industry) for s in RULESET.slots for industry in s.industries]

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulesets
-from interpreter.errors import RulesetError
-from interpreter.loader import load_ruleset
+from interpreter.ruleset.errors import RulesetError
+from interpreter.ruleset.loader import load_ruleset
 
 BASE = rulesets.builtin_path("birmingham")
 FILES = sorted(p.name for p in BASE.glob("*.yaml"))

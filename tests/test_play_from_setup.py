@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.game import Game, GameFileError
-from interpreter.given import GivenError
-from interpreter.loader import load_ruleset
+from interpreter.tools.cli import main
+from interpreter.engine.game import Game, GameFileError
+from interpreter.engine.given import GivenError
+from interpreter.ruleset.loader import load_ruleset
 
 PUZZLE = """\
 description: Player 1 holds three cards with £30; the top of the deck is fixed.
@@ -122,7 +122,7 @@ def test_a_saved_position_that_no_longer_applies_is_a_file_error() -> None:
 
 
 def test_a_position_is_given_to_a_new_game_only() -> None:
-    from interpreter.given import apply_given
+    from interpreter.engine.given import apply_given
 
     game = Game.new(load_ruleset("birmingham"), 2, 1)
     game.apply(game.legal_actions()[0] | {})

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.given import GivenError, game_from_setup
-from interpreter.loader import load_ruleset
-from interpreter.scenario import ScenarioError, load_scenario, run_scenario
+from interpreter.tools.cli import main
+from interpreter.engine.given import GivenError, game_from_setup
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.tools.scenario import ScenarioError, load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").rglob("*.yaml"))
@@ -252,7 +252,7 @@ def test_brass_verify_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_a_given_position_keeps_the_tile_count(tmp_path: Path) -> None:
     """Tiles a `mat:` takes off beyond those given on the board left the mat before the position
     (developed or removed): they are counted, so the invariants hold from the first position on."""
-    from interpreter.invariants import check_invariants
+    from interpreter.engine.invariants import check_invariants
 
     game = game_from_setup(load_ruleset("birmingham"), 2, {
         "players": {1: {"mat": {"coal": 3}}},

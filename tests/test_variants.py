@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
 from position import (card_id, cubes, era, hand, last_cards, link, links_and_tiles_for_link_scoring, merchant, merchants, pass_round, refused,  # noqa: E402
                       set_mat, set_player, tile, turn)
 
-from interpreter.cli import main  # noqa: E402
-from interpreter.game import Game  # noqa: E402
-from interpreter.loader import load_ruleset  # noqa: E402
+from interpreter.tools.cli import main  # noqa: E402
+from interpreter.engine.game import Game  # noqa: E402
+from interpreter.ruleset.loader import load_ruleset  # noqa: E402
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 VARIANTS = ("tiebreak-by-level", "summary-es", "what-if")

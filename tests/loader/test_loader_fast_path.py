@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulesets
-from interpreter import yaml_source
-from interpreter.errors import DiagnosticSink, RulesetError
-from interpreter.ruleset_files import load_folder
-from interpreter.schema import _definitions, validate_structure
-from interpreter.yaml_source import Document, _load_fast, _load_pure, load_yaml_text
+from interpreter.ruleset import yaml_source
+from interpreter.ruleset.errors import DiagnosticSink, RulesetError
+from interpreter.ruleset.ruleset_files import load_folder
+from interpreter.ruleset.schema import _definitions, validate_structure
+from interpreter.ruleset.yaml_source import Document, _load_fast, _load_pure, load_yaml_text
 
 needs_libyaml = pytest.mark.skipif(not yaml.__with_libyaml__, reason="PyYAML was built without libyaml")
 

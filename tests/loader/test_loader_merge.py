@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from brass_dsl.source import SourcePos
-from interpreter.errors import RulesetError
-from interpreter.merge import resolve_extends
-from interpreter.yaml_source import Document
+from interpreter.ruleset.errors import RulesetError
+from interpreter.ruleset.merge import resolve_extends
+from interpreter.ruleset.yaml_source import Document
 
 MakeRuleset = Callable[..., Path]  # the make_ruleset fixture (conftest.py)
 Resolver = Callable[[str, Path], Path | None]

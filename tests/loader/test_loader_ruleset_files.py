@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from brass_dsl.source import SourcePos
-from interpreter.errors import RulesetError
-from interpreter.ruleset_files import display_name, load_folder
+from interpreter.ruleset.errors import RulesetError
+from interpreter.ruleset.ruleset_files import display_name, load_folder
 
 ROOT = """
 name: test

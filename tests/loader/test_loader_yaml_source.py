@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from brass_dsl.source import ExpressionOrigin, SourcePos
-from interpreter.errors import RulesetError
-from interpreter.yaml_source import Document, load_yaml_file, load_yaml_text
+from interpreter.ruleset.errors import RulesetError
+from interpreter.ruleset.yaml_source import Document, load_yaml_file, load_yaml_text
 
 
 def load(text: str) -> Document:
@@ -337,7 +337,7 @@ def _events(text: str, loader: type) -> list | str:
 
 @pytest.mark.parametrize("text", CORPUS)
 def test_scanner_events_match_stock_pyyaml(text: str) -> None:
-    from interpreter.yaml_source import _Loader
+    from interpreter.ruleset.yaml_source import _Loader
 
     assert _events(text, _Loader) == _events(text, yaml.SafeLoader)
 

@@ -21,9 +21,9 @@ a YAML "given" format, so they stay few and plain.
 
 from __future__ import annotations
 
-from interpreter.game import Game
-from interpreter.loader import load_ruleset
-from interpreter.state import Card, MerchantSpace, PlacedTile, Player
+from interpreter.engine.game import Game
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.engine.state import Card, MerchantSpace, PlacedTile, Player
 
 
 def ruleset():
@@ -284,7 +284,7 @@ def refused(g: Game, action: dict) -> list[str]:
     nothing; return the rule IDs of the failed preconditions: those `explain` gives for the position
     before the attempt, then any others the exception carries (the two can differ: see
     test_sell.py and test_develop.py)."""
-    from interpreter.game import IllegalAction
+    from interpreter.engine.game import IllegalAction
 
     before = g.to_json()
     reasons = [f.rule for f in g.explain(action)["failures"]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from position import card_id, cubes, era, hand, link, new_game, refused, set_mat, set_player, tile, turn
 
-from interpreter.game import IllegalAction
+from interpreter.engine.game import IllegalAction
 
 
 def acting(era_id: str = "canal"):

@@ -5,8 +5,8 @@ R-INTRO-01 … R-INTRO-04, with exact VP for a concrete end of the Canal Era.
 
 from __future__ import annotations
 
-from interpreter.game import Game
-from interpreter.loader import load_ruleset
+from interpreter.engine.game import Game
+from interpreter.ruleset.loader import load_ruleset
 from tests.rules.position import last_cards, pass_round, set_player, tile, turn
 
 

@@ -6,7 +6,7 @@ import pytest
 from position import (card_id, cubes, era, faces, hand, link, merchant, merchant_space, merchants, new_game,
                       pass_round, refused, tile, turn)
 
-from interpreter.game import IllegalAction
+from interpreter.engine.game import IllegalAction
 
 
 def acting(tiles: dict[str, str] | None = None):

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 from position import card_id, hand, market, new_game, ruleset, set_mat, tile, turn
 
-from interpreter.game import Game
+from interpreter.engine.game import Game
 
 
 def all_cards_in_play(g: Game) -> list:

@@ -15,11 +15,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from interpreter.bots import Bot, bot_seed, deciding_seat, make_bot
-from interpreter.errors import BrassError
-from interpreter.game import Game
-from interpreter.invariants import check_invariants
-from interpreter.model import Ruleset
+from interpreter.tools.bots import Bot, bot_seed, deciding_seat, make_bot
+from interpreter.ruleset.errors import BrassError
+from interpreter.engine.game import Game
+from interpreter.engine.invariants import check_invariants
+from interpreter.ruleset.model import Ruleset
 
 BotSpec = str | Sequence[str]  # one bot name for every seat, or one per seat
 

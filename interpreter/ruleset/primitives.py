@@ -22,8 +22,11 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol, Sequence
 
 from brass_dsl import BOOL, INT, STR, Env, ListType, Param, RecordType, Registry
-from interpreter.decisions import ACTION_VAR
-from interpreter.model import NetworkOption, Slot, TileSpec
+from interpreter.ruleset.model import NetworkOption, Slot, TileSpec
+
+# The variable holding the id of the action being decided, for the primitives whose meaning
+# depends on it (a resource's `sources_in`). No expression can name it: '@' is not in names.
+ACTION_VAR = "@action"
 
 
 class GameQueries(Protocol):

@@ -20,8 +20,8 @@ from cerberus import TypeDefinition, Validator
 from cerberus.schema import DefinitionSchema
 from cerberus.errors import ValidationError
 
-from interpreter.errors import DiagnosticSink
-from interpreter.yaml_source import Document
+from interpreter.ruleset.errors import DiagnosticSink
+from interpreter.ruleset.yaml_source import Document
 
 # --- building blocks -------------------------------------------------------------
 

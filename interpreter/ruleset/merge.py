@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from brass_dsl.source import ExpressionOrigin, SourcePos
-from interpreter.errors import Diagnostic, DiagnosticSink, RulesetError
-from interpreter.ruleset_files import ROOT_FILE, display_name, load_folder
-from interpreter.yaml_source import Document, kind_name
+from interpreter.ruleset.errors import Diagnostic, DiagnosticSink, RulesetError
+from interpreter.ruleset.ruleset_files import ROOT_FILE, display_name, load_folder
+from interpreter.ruleset.yaml_source import Document, kind_name
 
 __all__ = ["DIRECTIVES", "check_no_directives", "merge_documents", "resolve_extends"]
 

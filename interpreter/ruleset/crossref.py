@@ -10,8 +10,8 @@ from __future__ import annotations
 import difflib
 from typing import Any, Iterable, Iterator, Mapping
 
-from interpreter.errors import DiagnosticSink
-from interpreter.yaml_source import Document
+from interpreter.ruleset.errors import DiagnosticSink
+from interpreter.ruleset.yaml_source import Document
 
 Path = tuple[Any, ...]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.model import Ruleset, Slot, TileSpec
+from interpreter.ruleset.model import Ruleset, Slot, TileSpec
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # one object per card of a game: identity is equality (fast hashing in memos)

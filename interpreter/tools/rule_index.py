@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from brass_dsl.registry import did_you_mean
-from interpreter.crossref import rule_citations
-from interpreter.errors import BrassError, RulesetError
-from interpreter.loader import DEFAULT_RULESET, load_ruleset, resolve_ruleset_path
-from interpreter.model import Ruleset
-from interpreter.verify import scenario_files
-from interpreter.yaml_source import load_yaml_file
+from interpreter.ruleset.crossref import rule_citations
+from interpreter.ruleset.errors import BrassError, RulesetError
+from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset, resolve_ruleset_path
+from interpreter.ruleset.model import Ruleset
+from interpreter.tools.verify import scenario_files
+from interpreter.ruleset.yaml_source import load_yaml_file
 
 __all__ = ["Citation", "citations", "matching_rules", "scenarios_citing", "rule_report"]
 

@@ -36,11 +36,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from interpreter.errors import BrassError
-from interpreter.game import Game, IllegalAction
-from interpreter.loader import load_ruleset
-from interpreter.model import Ruleset
-from interpreter.state import MerchantSpace
+from interpreter.ruleset.errors import BrassError
+from interpreter.engine.game import Game, IllegalAction
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.ruleset.model import Ruleset
+from interpreter.engine.state import MerchantSpace
 
 FORMAT = "brass-birmingham-trace/v1"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Iterable
 
-from interpreter.model import Ruleset
+from interpreter.ruleset.model import Ruleset
 
 
 class LinkNetwork:

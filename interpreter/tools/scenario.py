@@ -4,7 +4,7 @@
     result = run_scenario(scenario)          # result.passed, result.failures (each located)
 
 A scenario names a ruleset and a player count, the rule IDs it verifies, a position (`given`,
-applied on top of setup by `interpreter.given`), actions to take (`when`, each legal or expected
+applied on top of setup by `interpreter.engine.given`), actions to take (`when`, each legal or expected
 to be refused for given reasons) and assertions in the condition language (`then`). Everything is
 checked when the file loads (keys, rule IDs, the position, every assertion compiled), so that a
 mistake in a scenario is reported at its line, never as a failure of the engine. The format is
@@ -22,14 +22,14 @@ from brass_dsl import ast
 from brass_dsl.compiler import CompiledExpression
 from brass_dsl.registry import did_you_mean
 from brass_dsl.source import SourcePos
-from interpreter.errors import Diagnostic, RulesetError, sorted_diagnostics
-from interpreter.game import Game, IllegalAction
-from interpreter.given import GivenError, apply_given
-from interpreter.loader import resolve_ruleset_path, load_ruleset
-from interpreter.model import Ruleset
-from interpreter.scenario_vocabulary import scenario_registry
-from interpreter.state import Card, MerchantSpace, PlacedTile, Player
-from interpreter.yaml_source import Document, kind_name, load_yaml_file
+from interpreter.ruleset.errors import Diagnostic, RulesetError, sorted_diagnostics
+from interpreter.engine.game import Game, IllegalAction
+from interpreter.engine.given import GivenError, apply_given
+from interpreter.ruleset.loader import resolve_ruleset_path, load_ruleset
+from interpreter.ruleset.model import Ruleset
+from interpreter.tools.scenario_vocabulary import scenario_registry
+from interpreter.engine.state import Card, MerchantSpace, PlacedTile, Player
+from interpreter.ruleset.yaml_source import Document, kind_name, load_yaml_file
 
 __all__ = ["Scenario", "ScenarioError", "Result", "load_scenario", "load_setup", "run_scenario", "display_path",
            "with_card_ids"]
@@ -409,7 +409,7 @@ def run_scenario(scenario: Scenario, check: bool = False) -> Result:
 
 
 def _invariants(game: Game, pos: SourcePos, after: str) -> Problem | None:
-    from interpreter.invariants import check_invariants  # imported late: only --check needs it
+    from interpreter.engine.invariants import check_invariants  # imported late: only --check needs it
 
     broken = check_invariants(game)
     if not broken:

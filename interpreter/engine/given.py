@@ -26,11 +26,11 @@ from typing import Any, Mapping, Sequence
 
 from brass_dsl.registry import did_you_mean
 from brass_dsl.source import SourcePos
-from interpreter.errors import Diagnostic, RulesetError
-from interpreter.game import Game
-from interpreter.model import Ruleset
-from interpreter.state import Card, PlacedTile, Player
-from interpreter.yaml_source import Document, kind_name
+from interpreter.ruleset.errors import Diagnostic, RulesetError
+from interpreter.engine.game import Game
+from interpreter.ruleset.model import Ruleset
+from interpreter.engine.state import Card, PlacedTile, Player
+from interpreter.ruleset.yaml_source import Document, kind_name
 
 __all__ = ["GivenError", "apply_given", "game_from_setup", "GIVEN_KEYS", "PLAYER_KEYS", "TILE_KEYS"]
 

@@ -20,15 +20,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator
 
 from brass_dsl import DslError, Env
-from interpreter.model import Action, ActionPart, Requirement
+from interpreter.ruleset.model import Action, ActionPart, Requirement
+from interpreter.ruleset.primitives import ACTION_VAR
 
 if TYPE_CHECKING:
-    from interpreter.game import Game
+    from interpreter.engine.game import Game
 
 UNAVAILABLE = object()  # a derived value that could not be computed (e.g. no tile left)
-# The variable holding the id of the action being decided, for the primitives whose meaning
-# depends on it (a resource's `sources_in`). No expression can name it: '@' is not in names.
-ACTION_VAR = "@action"
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from interpreter.model import Ruleset
-from interpreter.rng import Rng
-from interpreter.state import Card, GameState, MerchantSpace, Player
+from interpreter.ruleset.model import Ruleset
+from interpreter.engine.rng import Rng
+from interpreter.engine.state import Card, GameState, MerchantSpace, Player
 
 
 def all_cards(ruleset: Ruleset, players: int) -> dict[str, Card]:

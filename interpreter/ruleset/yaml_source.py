@@ -51,7 +51,7 @@ from yaml.reader import Reader
 from yaml.scanner import Scanner
 
 from brass_dsl.source import ExpressionOrigin, SourcePos
-from interpreter.errors import Diagnostic, RulesetError
+from interpreter.ruleset.errors import Diagnostic, RulesetError
 
 __all__ = ["Document", "kind_name", "load_yaml_file", "load_yaml_text", "resolve_plain"]
 

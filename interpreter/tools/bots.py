@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from interpreter.rng import Rng
-from interpreter.state import Player
+from interpreter.engine.rng import Rng
+from interpreter.engine.state import Player
 
 if TYPE_CHECKING:
-    from interpreter.game import Game
+    from interpreter.engine.game import Game
 
 Decision = dict[str, Any]
 

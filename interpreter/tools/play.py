@@ -18,10 +18,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.bots import BOTS, Bot, bot_seed, deciding_seat, make_bot
-from interpreter.errors import BrassError
-from interpreter.game import FORMAT, Game, GameFileError, IllegalAction
-from interpreter.model import Ruleset
+from interpreter.tools.bots import BOTS, Bot, bot_seed, deciding_seat, make_bot
+from interpreter.ruleset.errors import BrassError
+from interpreter.engine.game import FORMAT, Game, GameFileError, IllegalAction
+from interpreter.ruleset.model import Ruleset
 
 HUMAN = "human"
 HELP = ("type a listed number; or a decision / whole action as JSON (e.g. {\"action\": \"loan\", \"card\": …}); "

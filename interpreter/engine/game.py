@@ -20,16 +20,17 @@ from collections import deque
 from typing import Any, Iterable
 
 from brass_dsl import Env
-from interpreter import effect_impls
-from interpreter.decisions import ACTION_VAR, DecisionEngine, Failure, Pending
-from interpreter.effects import EFFECTS
-from interpreter.errors import BrassError
-from interpreter.model import Action, EffectStep, Ruleset, Slot, TileSpec
-from interpreter.network import LinkNetwork
-from interpreter.rng import Rng
-from interpreter.setup import all_cards, new_state
-from interpreter.sourcing import Sourcing
-from interpreter.state import Card, GameState, MerchantSpace, PlacedTile, Player, state_from_dict, state_to_dict
+from interpreter.engine import effect_impls
+from interpreter.engine.decisions import DecisionEngine, Failure, Pending
+from interpreter.ruleset.primitives import ACTION_VAR
+from interpreter.ruleset.effects import EFFECTS
+from interpreter.ruleset.errors import BrassError
+from interpreter.ruleset.model import Action, EffectStep, Ruleset, Slot, TileSpec
+from interpreter.engine.network import LinkNetwork
+from interpreter.engine.rng import Rng
+from interpreter.engine.setup import all_cards, new_state
+from interpreter.engine.sourcing import Sourcing
+from interpreter.engine.state import Card, GameState, MerchantSpace, PlacedTile, Player, state_from_dict, state_to_dict
 
 FORMAT = "brass-game/1"
 
@@ -91,7 +92,7 @@ class Game:
     @classmethod
     def from_setup(cls, ruleset: Ruleset, players: int, given: dict[str, Any] | None = None, seed: int = 0) -> "Game":
         """A game started from a chosen position (a scenario's `given`, see docs/scenarios.md)."""
-        from interpreter.given import game_from_setup  # given builds on Game: imported late
+        from interpreter.engine.given import game_from_setup  # given builds on Game: imported late
 
         return game_from_setup(ruleset, players, given, seed)
 
@@ -102,7 +103,7 @@ class Game:
         A position that no longer applies (the ruleset changed) is a GameFileError."""
         if given is None:
             return cls.new(ruleset, players, seed)
-        from interpreter.given import GivenError  # given builds on Game: imported late
+        from interpreter.engine.given import GivenError  # given builds on Game: imported late
 
         try:
             return cls.from_setup(ruleset, players, given, seed)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from brass_dsl import Env
-from interpreter.decisions import ACTION_VAR
+from interpreter.ruleset.primitives import ACTION_VAR
 
 if TYPE_CHECKING:
-    from interpreter.game import Game
+    from interpreter.engine.game import Game
 
 Impl = Callable[["Game", Env, dict[str, Any]], None]
 IMPLS: dict[str, Impl] = {}

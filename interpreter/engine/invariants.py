@@ -31,10 +31,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from interpreter.state import Card, Player
+from interpreter.engine.state import Card, Player
 
 if TYPE_CHECKING:
-    from interpreter.game import Game
+    from interpreter.engine.game import Game
 
 
 def check_invariants(game: "Game") -> list[str]:

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from interpreter.errors import BrassError, Diagnostic, RulesetError
-from interpreter.loader import load_ruleset
-from interpreter.model import Ruleset
-from interpreter.scenario import Result, Scenario, ScenarioError, display_path, load_scenario, run_scenario
+from interpreter.ruleset.errors import BrassError, Diagnostic, RulesetError
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.ruleset.model import Ruleset
+from interpreter.tools.scenario import Result, Scenario, ScenarioError, display_path, load_scenario, run_scenario
 
 
 def scenario_files(paths: Sequence[str | Path]) -> list[Path]:

@@ -14,11 +14,11 @@ from typing import Any, Mapping
 
 from brass_dsl import BOOL, INT, STR, DslError, ListType, Registry, compile_expression
 from brass_dsl.source import ExpressionOrigin, SourcePos
-from interpreter.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectSpec
-from interpreter.errors import DiagnosticSink
-from interpreter.model import (Action, ActionParam, ActionPart, ActionRepeat, EffectStep, Era, GameEnd,
+from interpreter.ruleset.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectSpec
+from interpreter.ruleset.errors import DiagnosticSink
+from interpreter.ruleset.model import (Action, ActionParam, ActionPart, ActionRepeat, EffectStep, Era, GameEnd,
                                Merchant, NetworkOption, RankingKey, Requirement)
-from interpreter.yaml_source import Document
+from interpreter.ruleset.yaml_source import Document
 
 Path = tuple[Any, ...]
 PLACEHOLDER = re.compile(r"\{([^{}]+)\}")

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from interpreter.model import Market, Resource
-from interpreter.state import PlacedTile, Player
+from interpreter.ruleset.model import Market, Resource
+from interpreter.engine.state import PlacedTile, Player
 
 if TYPE_CHECKING:
-    from interpreter.game import Game
+    from interpreter.engine.game import Game
 
 
 def market_buy_cost(market: Market, cubes_in_market: int, amount: int) -> int:

@@ -1,7 +1,7 @@
 """Regenerate the generated parts of the designer documentation.
 
-    python -m interpreter.docs            # rewrite the generated blocks of docs/*.md
-    python -m interpreter.docs --check    # exit 1 if a doc is out of date
+    python -m interpreter.tools.docs            # rewrite the generated blocks of docs/*.md
+    python -m interpreter.tools.docs --check    # exit 1 if a doc is out of date
 
 The hand-written documentation holds blocks that are generated from the code, so
 that they cannot drift from it:
@@ -11,14 +11,14 @@ that they cannot drift from it:
     <!-- END GENERATED: name -->
 
 * `docs/ruleset-format.md`, block `effects`: the table of effect steps, from
-  `interpreter/effects.py`;
+  `interpreter/ruleset/effects.py`;
 * `docs/condition-language.md`, block `grammar`: the grammar file
   (`brass_dsl.docgen.grammar_markdown`), and block `reference`: every type, name
   and function of the built-in ruleset's vocabulary
   (`brass_dsl.docgen.reference_markdown`).
 
 Only the text between the markers is rewritten. `--check` also reports keys of the
-ruleset schema (`interpreter/schema.py`) that `docs/ruleset-format.md` does not
+ruleset schema (`interpreter/ruleset/schema.py`) that `docs/ruleset-format.md` does not
 mention in the part about their section, since that part is written by hand.
 """
 
@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from brass_dsl.docgen import grammar_markdown, reference_markdown
-from interpreter import schema
-from interpreter.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectParam, EffectSpec
+from interpreter.ruleset import schema
+from interpreter.ruleset.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectParam, EffectSpec
 
-DOCS_DIR = Path(__file__).resolve().parent.parent / "docs"
+DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 RULESET_FORMAT = "ruleset-format.md"
 CONDITION_LANGUAGE = "condition-language.md"
 REFERENCE_RULESET = "birmingham"
@@ -140,7 +140,7 @@ def generated_docs(ruleset: Any = None) -> list[GeneratedDoc]:
     def registry() -> Any:
         nonlocal ruleset
         if ruleset is None:
-            from interpreter.loader import load_ruleset
+            from interpreter.ruleset.loader import load_ruleset
 
             ruleset = load_ruleset(REFERENCE_RULESET)
         return ruleset.registry
@@ -284,7 +284,7 @@ def undocumented_keys(markdown: str, sections: Mapping[str, Any] = schema.SECTIO
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m interpreter.docs",
+    parser = argparse.ArgumentParser(prog="python -m interpreter.tools.docs",
                                      description="Regenerate the generated parts of docs/*.md.")
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a doc is out of date")
     parser.add_argument("--docs", type=Path, default=DOCS_DIR, help=f"the docs folder (default: {DOCS_DIR})")
@@ -299,7 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{RULESET_FORMAT}: schema key not documented under its section: {item}", file=sys.stderr)
     if args.check:
         for file in stale:
-            print(f"{file} is out of date; run: python -m interpreter.docs", file=sys.stderr)
+            print(f"{file} is out of date; run: python -m interpreter.tools.docs", file=sys.stderr)
         return 1 if stale or missing else 0
     for file in stale:
         print(f"updated {args.docs / file}")

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from brass_dsl.source import SourcePos
-from interpreter.effects import EFFECTS
-from interpreter.model import Ruleset
-from interpreter.yaml_source import Document
+from interpreter.ruleset.effects import EFFECTS
+from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.yaml_source import Document
 
 __all__ = ["Change", "diff_documents", "diff_rulesets", "format_changes", "changes_to_json"]
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from brass_dsl.source import SourcePos
-from interpreter.errors import Diagnostic, DiagnosticSink, RulesetError
-from interpreter.yaml_source import Document, kind_name, load_yaml_file
+from interpreter.ruleset.errors import Diagnostic, DiagnosticSink, RulesetError
+from interpreter.ruleset.yaml_source import Document, kind_name, load_yaml_file
 
 __all__ = ["ROOT_FILE", "display_name", "load_folder"]
 

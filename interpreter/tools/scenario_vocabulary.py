@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from brass_dsl import BOOL, INT, STR, Env, ListType, Param, RecordType, Registry
-from interpreter.primitives import game
+from interpreter.ruleset.primitives import game
 
 _cache: dict[int, tuple[Any, Registry]] = {}
 

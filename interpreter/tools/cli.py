@@ -43,9 +43,9 @@ from typing import Any, Sequence
 
 import yaml
 
-from interpreter.errors import BrassError, RulesetError
-from interpreter.loader import DEFAULT_RULESET, load_ruleset
-from interpreter.model import Ruleset
+from interpreter.ruleset.errors import BrassError, RulesetError
+from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
+from interpreter.ruleset.model import Ruleset
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -226,7 +226,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from interpreter.simulate import seat_bots
+    from interpreter.tools.simulate import seat_bots
 
     ruleset = load_ruleset(args.ruleset)
     _check_players(ruleset, args.players)
@@ -254,7 +254,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def _simulate_with_progress(ruleset: Ruleset, args: argparse.Namespace, bot: Any) -> Any:
-    from interpreter.simulate import simulate
+    from interpreter.tools.simulate import simulate
 
     progress = _progress_bar(args.games) if sys.stderr.isatty() else None
     try:
@@ -271,7 +271,7 @@ def _print_comparison(variant: Any, base: Any) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from interpreter.simulate import comparison
+    from interpreter.tools.simulate import comparison
 
     console = Console()
     console.print(f"\n{variant.ruleset} against {base.ruleset} (the same seeds and bots; means per game):",
@@ -335,7 +335,7 @@ def _print_simulation(result: Any) -> None:
 def run_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from interpreter.play import run_play as play, stdin_reader
+    from interpreter.tools.play import run_play as play, stdin_reader
 
     if args.setup is None:
         ruleset = load_ruleset(args.ruleset)
@@ -354,8 +354,8 @@ def _game_from_setup_file(path: str, ruleset: str | None, players: int | None = 
     """The game started from a setup (or scenario) file: the file's ruleset (or `ruleset`, the
     command line's), its players and position; a `players` or `ruleset` that contradicts the file
     is an error, a `seed` replaces the file's."""
-    from interpreter.loader import resolve_ruleset_path
-    from interpreter.scenario import load_setup
+    from interpreter.ruleset.loader import resolve_ruleset_path
+    from interpreter.tools.scenario import load_setup
 
     named = None
     if ruleset is not None:
@@ -374,7 +374,7 @@ def _game_from_setup_file(path: str, ruleset: str | None, players: int | None = 
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from interpreter.diff import changes_to_json, diff_rulesets, format_changes
+    from interpreter.tools.diff import changes_to_json, diff_rulesets, format_changes
 
     base, ruleset = load_ruleset(args.base), load_ruleset(args.ruleset)
     changes = diff_rulesets(base, ruleset)
@@ -392,7 +392,7 @@ def run_replay(args: argparse.Namespace) -> int:
         raise BrassError("replay needs a saved game RECORD or --trace FILE")
     from rich.console import Console
 
-    from interpreter.play import run_replay as replay, stdin_reader
+    from interpreter.tools.play import run_replay as replay, stdin_reader
 
     def ruleset_for(name: str) -> Ruleset:
         return load_ruleset(args.ruleset or name)
@@ -401,7 +401,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_replay_trace(args: argparse.Namespace) -> int:
-    from interpreter.trace import load_trace, replay_trace, ruleset_with_links
+    from interpreter.tools.trace import load_trace, replay_trace, ruleset_with_links
 
     if args.step or args.record:
         raise BrassError("--trace replays a whole recorded game: give no RECORD and no --step")
@@ -428,9 +428,9 @@ def run_replay_trace(args: argparse.Namespace) -> int:
 
 def run_explain(args: argparse.Namespace) -> int:
     """Exit 0 when the action is legal (and print what it does), 1 with every reason when not."""
-    from interpreter.game import IllegalAction
-    from interpreter.play import failure_lines, format_entry
-    from interpreter.scenario import with_card_ids
+    from interpreter.engine.game import IllegalAction
+    from interpreter.tools.play import failure_lines, format_entry
+    from interpreter.tools.scenario import with_card_ids
 
     game = _game_from_setup_file(args.setup, args.ruleset)
     try:
@@ -466,7 +466,7 @@ def run_explain(args: argparse.Namespace) -> int:
 def run_rule(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from interpreter.rule_index import rule_report
+    from interpreter.tools.rule_index import rule_report
 
     ruleset = load_ruleset(args.ruleset)
     paths = [Path(p) for p in args.scenarios] if args.scenarios is not None else \
@@ -477,7 +477,7 @@ def run_rule(args: argparse.Namespace) -> int:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from interpreter.verify import verify
+    from interpreter.tools.verify import verify
 
     return verify(args.paths, sys.stdout, show_coverage=args.coverage, as_json=args.json, check=args.check,
                   rules=args.rule)
