@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter.ruleset.errors import RulesetError
-from interpreter.ruleset.yaml_source import _Loader, load_yaml_text
+from interpreter.ruleset.yaml_compose import Loader as _Loader
+from interpreter.ruleset.yaml_source import load_yaml_text
 
 # Text built from YAML's significant characters finds far more parser paths than
 # arbitrary unicode, which mostly becomes one plain scalar.

@@ -337,7 +337,7 @@ def _events(text: str, loader: type) -> list | str:
 
 @pytest.mark.parametrize("text", CORPUS)
 def test_scanner_events_match_stock_pyyaml(text: str) -> None:
-    from interpreter.ruleset.yaml_source import _Loader
+    from interpreter.ruleset.yaml_compose import Loader as _Loader
 
     assert _events(text, _Loader) == _events(text, yaml.SafeLoader)
 
