@@ -283,11 +283,11 @@ def test_sources_in_changes_the_sources_of_that_action_only(tmp_path: Path) -> N
                   {"slot": "dudley/0", "owner": 2, "industry": "coal", "level": 2, "cubes": 3},
                   {"slot": "farm_south/0", "owner": 2, "industry": "brewery", "level": 2, "cubes": 2}],
         "links": [{"link": "L30", "owner": 2}]}, seed=1)
-    card = next(c.id for c in game.player(1).hand if c.face == "birmingham")
+    card = next(c.id for c in game.table.player(1).hand if c.face == "birmingham")
     failures = game.explain({"action": "network", "card": card, "links": [{"link": "L04"}, {"link": "L26"}]})["failures"]
     assert [f.rule for f in failures] == ["R-LINK-05"]
-    assert game.can_source(game.player(1), "beer", 1, ["kidderminster"], "network") is False
-    assert game.can_source(game.player(1), "beer", 1, ["kidderminster"], "sell") is True
+    assert game.table.can_source(game.table.player(1), "beer", 1, ["kidderminster"], "network") is False
+    assert game.table.can_source(game.table.player(1), "beer", 1, ["kidderminster"], "sell") is True
 
 
 @pytest.mark.parametrize("text, line", [

@@ -27,7 +27,7 @@ def run(game: Game, bots: dict[int, object], check: bool) -> tuple[int, int]:
         decisions += 1
         actions += "action" in decision
         if check:
-            assert check_invariants(game) == [], f"decision {decisions}: {decision}"
+            assert check_invariants(game.table) == [], f"decision {decisions}: {decision}"
     return actions, decisions
 
 
@@ -36,7 +36,7 @@ def run(game: Game, bots: dict[int, object], check: bool) -> tuple[int, int]:
 def test_random_games_keep_every_invariant(rs, players: int, actions: int, seed: int) -> None:
     """R-SETUP-12 / R-TURN-03: 78 / 105 / 124 actions; nothing is created or lost on the way."""
     game = Game.new(rs, players, seed)
-    assert check_invariants(game) == []
+    assert check_invariants(game.table) == []
     bots = {s: RandomBot(bot_seed(seed, s)) for s in range(1, players + 1)}
     started, _ = run(game, bots, check=True)
     assert started == actions
@@ -94,7 +94,7 @@ def midgame(rs) -> Game:
     bots = {s: GreedyBot(s) for s in (1, 2, 3)}
     for _ in range(120):
         game.apply(bots[deciding_seat(game)].choose(game))
-    assert check_invariants(game) == []
+    assert check_invariants(game.table) == []
     assert game.state.tiles and game.state.links
     return game
 
@@ -102,10 +102,10 @@ def midgame(rs) -> Game:
 def test_a_card_twice_or_missing_is_noticed(midgame: Game) -> None:
     p1, p2 = midgame.state.players[:2]
     p1.hand.append(p2.hand[0])
-    assert any("in 2 places" in p for p in check_invariants(midgame))
+    assert any("in 2 places" in p for p in check_invariants(midgame.table))
     p1.hand.pop()
     p2.hand.pop(0)
-    assert any("nowhere" in p for p in check_invariants(midgame))
+    assert any("nowhere" in p for p in check_invariants(midgame.table))
 
 
 def test_tiles_links_money_cubes_and_income_are_checked(midgame: Game, rs) -> None:
@@ -118,7 +118,7 @@ def test_tiles_links_money_cubes_and_income_are_checked(midgame: Game, rs) -> No
     tile = next(iter(midgame.state.tiles.values()))
     tile.cubes = -2
     midgame.state.markets["coal"] = rs.markets["coal"].capacity + 1
-    problems = "\n".join(check_invariants(midgame))
+    problems = "\n".join(check_invariants(midgame.table))
     for expected in ("tiles: player 1 took", "links: player 1", "money: player 1 has £-3",
                      "vp: player 1 has -1", "income: player 1 is on track position", "holds -2 cubes",
                      "the coal market holds 15 cubes"):
@@ -130,9 +130,9 @@ def test_a_flipped_producer_with_cubes_is_noticed(midgame: Game, rs) -> None:
     assert producers
     tile = producers[0]
     tile.flipped, tile.cubes = True, 1
-    assert any("flipped but still holds 1 cubes" in p for p in check_invariants(midgame))
+    assert any("flipped but still holds 1 cubes" in p for p in check_invariants(midgame.table))
 
 
 def test_developed_tiles_are_counted_from_the_log(midgame: Game) -> None:
     developed = sum(1 for e in midgame.state.log if e["event"] == "developed")
-    assert sum(developed_counts(midgame).values()) == developed
+    assert sum(developed_counts(midgame.table).values()) == developed

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from interpreter.engine.decisions import DecisionEngine
 from interpreter.engine.game import Game, GameFileError, IllegalAction
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.engine.rng import Rng
@@ -75,7 +76,7 @@ def test_setup_numbers(rs) -> None:
 
 def test_illegal_whole_action_lists_every_reason_and_changes_nothing(rs) -> None:
     game = Game.new(rs, 2, seed=5)
-    me = game.me
+    me = game.table.me
     me.income_position = 2  # level -8: a loan would take income below -10 (R-LOAN-02)
     before = game.to_json()
     card = me.hand[0].id
@@ -90,19 +91,19 @@ def test_illegal_whole_action_lists_every_reason_and_changes_nothing(rs) -> None
 def test_loan_moves_the_marker_three_levels_to_the_top_space(rs) -> None:
     """R-LOAN-01: from space 10 (level 0) to level -3, whose top space is 7; +£30."""
     game = Game.new(rs, 2, seed=5)
-    me = game.me
+    me = game.table.me
     game.apply({"action": "loan", "card": me.hand[0].id})
-    assert (me.money, me.income_position, game.income_level(me)) == (47, 7, -3)
+    assert (me.money, me.income_position, game.table.income_level(me)) == (47, 7, -3)
     assert me.spent == 0  # R-LOAN-03: the £30 is not spent
 
 
 def test_explain_reports_failures_with_rule_ids(rs) -> None:
     game = Game.new(rs, 2, seed=5)
-    game.me.income_position = 0
-    result = game.explain({"action": "loan", "card": game.me.hand[0].id})
+    game.table.me.income_position = 0
+    result = game.explain({"action": "loan", "card": game.table.me.hand[0].id})
     assert result["legal"] is False
     assert [f.rule for f in result["failures"]] == ["R-LOAN-02"]
-    assert game.explain({"action": "pass", "card": game.me.hand[0].id})["legal"] is True
+    assert game.explain({"action": "pass", "card": game.table.me.hand[0].id})["legal"] is True
 
 
 def test_every_listed_decision_applies_and_an_unlisted_one_is_refused(rs) -> None:
@@ -152,7 +153,7 @@ def test_a_value_outside_the_choices_is_explained_by_the_rule_that_excludes_it(r
     """A location card names its own town (R-BUILD-02): Dudley is not among the choices of a
     Coventry card, and the refusal says which rule excludes it, not only that it is not listed."""
     game = Game.from_setup(rs, 2, {"round": 2, "current": 1, "players": {1: {"hand": ["coventry", "dudley"]}}}, 1)
-    card = next(c.id for c in game.player(1).hand if c.face == "coventry")
+    card = next(c.id for c in game.table.player(1).hand if c.face == "coventry")
     failures = game.explain({"action": "build", "card": card, "industry": "coal", "location": "dudley",
                              "slot": "dudley/0"})["failures"]
     assert [(f.rule, f.message) for f in failures] == [
@@ -163,13 +164,13 @@ def test_a_value_outside_the_choices_is_explained_by_the_rule_that_excludes_it(r
 
 def test_one_repetition_too_many_cites_the_rule_of_the_limit(rs) -> None:
     game = Game.from_setup(rs, 2, {"round": 2, "current": 1, "players": {1: {"money": 30, "hand": ["dudley"]}}}, 1)
-    card = game.player(1).hand[0].id
+    card = game.table.player(1).hand[0].id
     with pytest.raises(IllegalAction) as refused:
         game.apply({"action": "develop", "card": card,
                     "tiles": [{"industry": "coal"}, {"industry": "iron"}, {"industry": "cotton"}]})
     assert [(f.rule, f.message) for f in refused.value.failures] == [
         ("R-DEV-01", "Develop allows at most 2 tiles in one action.")]
-    assert game.player(1).money == 30
+    assert game.table.player(1).money == 30
 
 
 def test_the_search_order_changes_the_work_not_the_answer(rs) -> None:
@@ -183,12 +184,12 @@ def test_the_search_order_changes_the_work_not_the_answer(rs) -> None:
     game, rng = Game.new(rs, 3, seed=5), Rng(5)
     while not game.is_over:
         if game.pending is None and game.question is None:
-            engine = game.decisions
+            engine = DecisionEngine(game.table)
             for action in rs.actions.values():
                 written = engine.part_completable(action.part, engine.env({"@action": action.id}))
-                engine.clear_memo()
+                engine.forget()
                 assert engine.action_completable(action, engine.env({})) == written, action.id
-                engine.clear_memo()
+                engine.forget()
         legal = game.legal_actions()
         game.apply(legal[rng.below(len(legal))])
 
@@ -196,7 +197,7 @@ def test_the_search_order_changes_the_work_not_the_answer(rs) -> None:
 def test_the_search_memo_is_keyed_by_what_the_rest_of_the_action_reads(rs) -> None:
     """The links of a Network do not read its card: whether they can be placed is searched once
     per state, whichever card is tried; the rest of a Build after its card reads the card."""
-    engine = Game.new(rs, 2, seed=1).decisions
+    engine = DecisionEngine(Game.new(rs, 2, seed=1).table)
     network, build = rs.actions["network"], rs.actions["build"]
     assert "card" not in engine.reads(network.part, 1)
     assert "nth" in engine.reads(network.repeat.part, 0) and "card" not in engine.reads(network.repeat.part, 0)

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter.engine.game import Game, IllegalAction
-from interpreter.engine.given import GivenError, game_from_setup
+from interpreter.engine.given import GivenError
 from interpreter.engine.invariants import check_invariants
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.engine.rng import Rng
@@ -50,11 +50,11 @@ def positions(draw: st.DrawFn) -> dict[str, Any]:
 @given(positions(), st.integers(0, 2**16))
 def test_an_accepted_position_is_playable_and_keeps_the_invariants(position: dict[str, Any], seed: int) -> None:
     try:
-        game = game_from_setup(RULESET, 2, position, seed=1)
+        game = Game.from_setup(RULESET, 2, position, seed=1)
     except GivenError as error:
         assert error.diagnostics and all(d.message for d in error.diagnostics)
         return
-    assert check_invariants(game) == []
+    assert check_invariants(game.table) == []
     play_on(game, Rng(seed), decisions=25)
 
 
@@ -69,5 +69,5 @@ def play_on(game: Game, rng: Rng, decisions: int) -> None:
             game.apply(move)
         except IllegalAction:  # pragma: no cover - a listed decision must apply
             pytest.fail(f"the listed decision {move} was refused")
-        problems = check_invariants(game)
+        problems = check_invariants(game.table)
         assert problems == [], problems

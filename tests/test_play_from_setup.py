@@ -46,7 +46,7 @@ def test_play_from_a_setup_file_saves_a_game_that_reloads_and_replays(tmp_path: 
     saved = json.loads(save.read_text())
     assert saved["seed"] == 5 and saved["given"]["markets"] == {"coal": 3}
     game = Game.from_json(load_ruleset("birmingham"), save.read_text())
-    player = game.player(1)
+    player = game.table.player(1)
     assert (player.money, player.income_position) == (60, 7)  # level 0 (space 10) -> level -3 (space 7)
     assert [c.face for c in player.hand] == ["birmingham", "dudley"]
     assert game.state.markets["coal"] == 3
@@ -61,9 +61,9 @@ def test_the_position_is_that_of_the_file_and_the_rest_comes_from_its_seed() -> 
     given = {"players": {1: {"money": 30}}, "markets": {"coal": 3}}
     a, b = Game.from_setup(rs, 2, given, seed=5), Game.from_setup(rs, 2, given, seed=5)
     assert a.to_json() == b.to_json()
-    assert a.player(1).money == 30 and a.player(2).money == 17 and a.state.markets["iron"] == 8
+    assert a.table.player(1).money == 30 and a.table.player(2).money == 17 and a.state.markets["iron"] == 8
     plain = Game.new(rs, 2, 5)
-    assert [c.id for c in a.player(2).hand] == [c.id for c in plain.player(2).hand]
+    assert [c.id for c in a.table.player(2).hand] == [c.id for c in plain.table.player(2).hand]
 
 
 def test_a_fixed_deck_order_decides_the_cards_drawn(tmp_path: Path, run) -> None:
@@ -74,7 +74,7 @@ def test_a_fixed_deck_order_decides_the_cards_drawn(tmp_path: Path, run) -> None
                                    "players": {1: {"hand": ["birmingham", "birmingham", "dudley"]}},
                                    "deck": ["worcester", "coventry", "brewery"]}, seed=5)
     game.apply({"action": "pass", "card": "birmingham#2"})
-    assert sorted(c.face for c in game.player(1).hand) == ["birmingham", "brewery", "coventry", "dudley", "worcester"]
+    assert sorted(c.face for c in game.table.player(1).hand) == ["birmingham", "brewery", "coventry", "dudley", "worcester"]
     assert game.state.deck == []
 
 
@@ -121,10 +121,3 @@ def test_a_saved_position_that_no_longer_applies_is_a_file_error() -> None:
         Game.from_json(rs, broken)
 
 
-def test_a_position_is_given_to_a_new_game_only() -> None:
-    from interpreter.engine.given import apply_given
-
-    game = Game.new(load_ruleset("birmingham"), 2, 1)
-    game.apply(game.legal_actions()[0] | {})
-    with pytest.raises(GivenError, match="new game, before any move"):
-        apply_given(game, {"markets": {"coal": 3}})

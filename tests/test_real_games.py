@@ -112,10 +112,10 @@ def test_setup_from_trace_deals_every_card_once(ruleset, name):
     state = game.state
     ids = [c.id for p in state.players for c in p.hand + p.discard] + [c.id for c in state.deck]
     ids += [c.id for pile in state.wild_piles.values() for c in pile]
-    assert sorted(ids) == sorted(game.cards)
+    assert sorted(ids) == sorted(game.table.cards)
     assert state.turn_order == [p + 1 for p in trace["setup"]["turnOrder"]]
     assert len(state.deck) == len(trace["setup"]["drawPile"])
-    assert game.me.seat == trace["steps"][0]["player"] + 1
+    assert game.table.me.seat == trace["steps"][0]["player"] + 1
 
 
 def test_cli_replays_a_trace():

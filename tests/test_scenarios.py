@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.tools.cli import main
-from interpreter.engine.given import GivenError, game_from_setup
+from interpreter.engine.game import Game
+from interpreter.engine.given import GivenError
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.tools.scenario import ScenarioError, load_scenario, run_scenario
 
@@ -144,17 +145,17 @@ def test_an_unexpected_refusal_and_an_unexpected_acceptance_are_failures(tmp_pat
 
 def test_given_without_a_document_names_the_key() -> None:
     with pytest.raises(GivenError) as caught:
-        game_from_setup(load_ruleset("birmingham"), 2, {"markets": {"iron": 11}}, seed=1)
+        Game.from_setup(load_ruleset("birmingham"), 2, {"markets": {"iron": 11}}, seed=1)
     assert str(caught.value.diagnostics[0]) == "<given>:1:1: given.markets.iron: the iron market holds at most 10 cubes, not 11"
 
 
 def test_game_from_setup_keeps_what_is_not_given() -> None:
     rs = load_ruleset("birmingham")
-    plain = game_from_setup(rs, 2, {}, seed=3)
-    game = game_from_setup(rs, 2, {"players": {2: {"money": 5}}, "links": [{"link": "L04", "owner": 1}]}, seed=3)
-    assert game.player(2).money == 5 and game.player(1).money == plain.player(1).money
-    assert game.player(1).links_left == plain.player(1).links_left - 1
-    assert [c.id for c in game.player(1).hand] == [c.id for c in plain.player(1).hand]
+    plain = Game.from_setup(rs, 2, {}, seed=3)
+    game = Game.from_setup(rs, 2, {"players": {2: {"money": 5}}, "links": [{"link": "L04", "owner": 1}]}, seed=3)
+    assert game.table.player(2).money == 5 and game.table.player(1).money == plain.table.player(1).money
+    assert game.table.player(1).links_left == plain.table.player(1).links_left - 1
+    assert [c.id for c in game.table.player(1).hand] == [c.id for c in plain.table.player(1).hand]
 
 
 def test_brass_verify_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -254,17 +255,17 @@ def test_a_given_position_keeps_the_tile_count(tmp_path: Path) -> None:
     (developed or removed): they are counted, so the invariants hold from the first position on."""
     from interpreter.engine.invariants import check_invariants
 
-    game = game_from_setup(load_ruleset("birmingham"), 2, {
+    game = Game.from_setup(load_ruleset("birmingham"), 2, {
         "players": {1: {"mat": {"coal": 3}}},
         "tiles": [{"slot": "dudley/0", "owner": 1, "industry": "coal", "level": 2}]}, seed=1)
-    player = game.player(1)
+    player = game.table.player(1)
     assert (sum(player.mat_used.values()), player.gone_before, player.removed) == (3, 2, 0)  # I, II, II off; one on the board
-    assert check_invariants(game) == []
+    assert check_invariants(game.table) == []
 
 
 def test_a_tile_given_by_location_takes_the_slot_a_build_would_use_first() -> None:
     """Birmingham: slot 0 shows cotton and manufacturer, slots 1 and 3 manufacturer only (R-BUILD-09)."""
-    game = game_from_setup(load_ruleset("birmingham"), 2, {"tiles": [
+    game = Game.from_setup(load_ruleset("birmingham"), 2, {"tiles": [
         {"location": "birmingham", "owner": 1, "industry": "manufacturer", "level": 1},
         {"location": "birmingham", "owner": 2, "industry": "manufacturer", "level": 1},
         {"location": "birmingham", "owner": 2, "industry": "manufacturer", "level": 2}]}, seed=1)

@@ -101,7 +101,7 @@ def links_at_canal_end(ruleset: str) -> Game:
     last_cards(g, {1: ["birmingham"], 2: ["dudley"]})
     links_and_tiles_for_link_scoring(g)
     pass_round(g)
-    assert g.era == "rail" and g.state.links == {}
+    assert g.table.era == "rail" and g.state.links == {}
     return g
 
 
@@ -114,7 +114,7 @@ def test_summary_es_base_links_score_link_icons() -> None:
     """Full game: links 4 + 4 and 2 + 4; tiles 5 and 8: totals 13 and 14."""
     g = links_at_canal_end("birmingham")
     assert {k: vp for k, (vp, _) in link_scores(g).items()} == {"L04": 4, "L06": 4, "L36": 2, "L30": 4}
-    assert (g.player(1).vp, g.player(2).vp) == (13, 14)
+    assert (g.table.player(1).vp, g.table.player(2).vp) == (13, 14)
 
 
 def test_summary_es_links_score_locations_holding_another_own_link() -> None:
@@ -128,8 +128,8 @@ def test_summary_es_links_score_locations_holding_another_own_link() -> None:
         "L30": (0, {"kidderminster": 0, "worcester": 0, "farm_south": 0}),
         "L36": (0, {"stoke_on_trent": 0, "warrington": 0}),
     }
-    assert (g.player(1).vp, g.player(2).vp) == (7, 8)
-    assert (g.player(1).links_left, g.player(2).links_left) == (14, 14)
+    assert (g.table.player(1).vp, g.table.player(2).vp) == (7, 8)
+    assert (g.table.player(1).links_left, g.table.player(2).links_left) == (14, 14)
 
 
 def test_summary_es_an_opponents_link_does_not_count() -> None:
@@ -177,7 +177,7 @@ def test_summary_es_any_opponent_brewery_without_connection() -> None:
     g.apply(sale(g))
     assert (cubes(g, "walsall/1"), g.state.tiles["walsall/1"].flipped) == (0, True)
     assert g.state.tiles["birmingham/1"].flipped
-    assert (g.player(1).income_position, g.player(2).income_position) == (15, 14)
+    assert (g.table.player(1).income_position, g.table.player(2).income_position) == (15, 14)
 
 
 def test_summary_es_own_brewery_still_first_choice_and_flipped_ones_hold_nothing() -> None:
@@ -211,7 +211,7 @@ def test_what_if_canal_link_costs_4(ruleset: str, money: int) -> None:
     """Birmingham–Dudley in the Canal Era: £17 → £14 in the full game, → £13 in the what-if."""
     g = canal_turn(ruleset)
     g.apply({"action": "network", "card": card_id(g, 1, "birmingham"), "links": [{"link": "L04"}]})
-    assert (g.state.links, g.player(1).money, g.player(1).spent) == ({"L04": 1}, money, 17 - money)
+    assert (g.state.links, g.table.player(1).money, g.table.player(1).spent) == ({"L04": 1}, money, 17 - money)
 
 
 def test_what_if_canal_link_refused_with_3() -> None:
@@ -230,7 +230,7 @@ def test_what_if_loan_gives_25(ruleset: str, money: int) -> None:
     turn(g, 1, order=[1, 2], round=2)
     hand(g, 1, ["birmingham", "dudley"])
     g.apply({"action": "loan", "card": card_id(g, 1, "birmingham")})
-    assert (g.player(1).money, g.player(1).income_position) == (money, 7)
+    assert (g.table.player(1).money, g.table.player(1).income_position) == (money, 7)
 
 
 def rail_build(ruleset: str) -> tuple[Game, dict]:
@@ -249,8 +249,8 @@ def rail_build(ruleset: str) -> tuple[Game, dict]:
 def test_what_if_base_rail_era_allows_two_own_tiles_in_a_location() -> None:
     g, action = rail_build("birmingham")
     g.apply(action)
-    assert [t.owner.seat for t in g.tiles_at("coalbrookdale")] == [1, 1]
-    assert g.player(1).money == 17 - 7 + 2
+    assert [t.owner.seat for t in g.table.tiles_at("coalbrookdale")] == [1, 1]
+    assert g.table.player(1).money == 17 - 7 + 2
 
 
 def test_what_if_one_own_tile_per_location_in_the_rail_era_too() -> None:
@@ -258,7 +258,7 @@ def test_what_if_one_own_tile_per_location_in_the_rail_era_too() -> None:
     assert refused(g, action) == ["R-BUILD-12"]
     failure = next(f for f in g.explain(action)["failures"] if f.rule == "R-BUILD-12")
     assert "only one industry tile in each location" in failure.message
-    assert [t.owner.seat for t in g.tiles_at("coalbrookdale")] == [1]
+    assert [t.owner.seat for t in g.table.tiles_at("coalbrookdale")] == [1]
 
 
 def test_what_if_an_opponents_tile_does_not_count() -> None:
@@ -271,7 +271,7 @@ def test_what_if_an_opponents_tile_does_not_count() -> None:
     tile(g, 2, "coalbrookdale/2", "coal", 2)
     g.apply({"action": "build", "card": card_id(g, 1, "coalbrookdale"), "industry": "iron",
              "location": "coalbrookdale", "slot": "coalbrookdale/1"})
-    assert sorted(t.owner.seat for t in g.tiles_at("coalbrookdale")) == [1, 2]
+    assert sorted(t.owner.seat for t in g.table.tiles_at("coalbrookdale")) == [1, 2]
 
 
 def test_what_if_patches_exactly_one_requirement() -> None:

@@ -16,15 +16,15 @@ leads into a dead end.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any
 
 from brass_dsl import DslError, Env
+from interpreter.engine.errors import Failure
+from interpreter.engine.table import Table
 from interpreter.ruleset.model import Action, ActionPart, Requirement
 from interpreter.ruleset.primitives import ACTION_VAR
-
-if TYPE_CHECKING:
-    from interpreter.engine.game import Game
 
 UNAVAILABLE = object()  # a derived value that could not be computed (e.g. no tile left)
 
@@ -144,22 +144,6 @@ def _level(names: frozenset[str], index: dict[str, int], derived_level: dict[str
 
 
 @dataclass
-class Failure:
-    """A precondition that does not hold, with what the player needs to know."""
-
-    rule: str | None
-    message: str
-    where: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"rule": self.rule, "message": self.message, "where": self.where}
-
-    def __str__(self) -> str:
-        rule = f"[{self.rule}] " if self.rule else ""
-        return f"{rule}{self.message} ({self.where})" if self.where else f"{rule}{self.message}"
-
-
-@dataclass
 class Pending:
     """An action being decided: the choices so far and where we are."""
 
@@ -174,22 +158,23 @@ class Pending:
 class DecisionEngine:
     """Enumerates and checks decisions for one game."""
 
-    def __init__(self, game: "Game") -> None:
-        self.game = game
+    def __init__(self, table: Table) -> None:
+        self.table = table
         self.plans: dict[int, PartPlan] = {}
         self.memo: dict[tuple[Any, ...], bool] = {}
         # an action whose repeated part must be done at least once is complete only with one repetition
-        self.required_repeats = {id(a.part): a.repeat.part for a in game.ruleset.actions.values()
+        self.required_repeats = {id(a.part): a.repeat.part for a in table.ruleset.actions.values()
                                  if a.repeat is not None and a.repeat.min > 0}
         self.check_memo: dict[tuple[Any, ...], bool] = {}
         self.reads_cache: dict[tuple[int, int], tuple[str, ...]] = {}
         self.searched: dict[int, ActionPart] = {}  # id of a part -> the part in search order
         self.original: dict[int, ActionPart] = {}  # id of a part in search order -> the part as written
+        table.on_change(self.forget)
 
     def plan(self, part: ActionPart) -> PartPlan:
         plan = self.plans.get(id(part))
         if plan is None:
-            registry = self.game.ruleset.registry
+            registry = self.table.ruleset.registry
             plan = self.plans[id(part)] = plan_part(part, lambda n: registry.lookup_name(n) is not None)
             plan.then = self.required_repeats.get(id(self.original.get(id(part), part)))
         return plan
@@ -205,7 +190,7 @@ class DecisionEngine:
     # -- evaluation ------------------------------------------------------------------
 
     def env(self, vars: dict[str, Any]) -> Env:
-        return Env(self.game, vars)
+        return Env(self.table, vars)
 
     def holds(self, check: Check, env: Env) -> bool:
         """Whether a precondition holds; remembered per state for the values it reads."""
@@ -246,11 +231,10 @@ class DecisionEngine:
 
     # -- existence of a completion -------------------------------------------------------------
 
-    def clear_memo(self) -> None:
-        """Forget what was completable: called whenever the state changes."""
+    def forget(self) -> None:
+        """Forget what was completable and which preconditions held: the state changed."""
         self.memo.clear()
         self.check_memo.clear()
-        self.game.cache.clear()
 
     def part_completable(self, part: ActionPart, env: Env, start: int = 0) -> bool:
         """Some choice of the params from `start` on meets every precondition of the part."""
@@ -272,7 +256,7 @@ class DecisionEngine:
             then = self.plan(part).then
             if then is not None:
                 names |= _names_read(then, self.plan(then), 0)
-            registry = self.game.ruleset.registry
+            registry = self.table.ruleset.registry
             found = self.reads_cache[key] = (ACTION_VAR, *sorted(n for n in names if registry.lookup_name(n) is None))
         return found
 
@@ -366,7 +350,7 @@ class DecisionEngine:
                 parts.append(text)
                 continue
             try:
-                parts.append(self.game.describe(expr(env), expr.type.name))
+                parts.append(self.table.describe(expr(env), expr.type.name))
             except (DslError, KeyError, AttributeError, TypeError):
                 parts.append("?")
         return "".join(parts).strip()

@@ -1,22 +1,25 @@
-"""What each effect step of `effects.py` does to a game.
+"""What each effect step of the vocabulary (`ruleset/effects.py`) does to a table.
 
-Every implementation takes the game, the environment the step's arguments are
-evaluated in, and the evaluated arguments. An implementation that needs a
-player's choice asks for it through `game.ask(...)` BEFORE changing anything, so
-that the step can be run again, unchanged, once the answer is known.
+Every implementation takes the table, the environment the step's arguments are
+evaluated in, and the evaluated arguments; it may return steps to run right after
+it (a merchant's beer bonus). An implementation that needs a player's choice asks
+for it through `table.ask(...)` BEFORE changing anything, so that the step can be
+run again, unchanged, once the answer is known.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from brass_dsl import Env
+from interpreter.engine.resources import consume, sell_to_market
+from interpreter.engine.state import PlacedTile, Player
+from interpreter.engine.table import Table
+from interpreter.ruleset.model import EffectStep
 from interpreter.ruleset.primitives import ACTION_VAR
 
-if TYPE_CHECKING:
-    from interpreter.engine.game import Game
-
-Impl = Callable[["Game", Env, dict[str, Any]], None]
+Impl = Callable[[Table, Env, dict[str, Any]], Sequence[EffectStep] | None]
 IMPLS: dict[str, Impl] = {}
 
 
@@ -30,156 +33,244 @@ def effect(name: str) -> Callable[[Impl], Impl]:
 # -- inside actions ---------------------------------------------------------------
 
 @effect("discard")
-def _discard(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.discard(game.me, args["card"])
+def _discard(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.discard(table.me, args["card"])
 
 
 @effect("pay")
-def _pay(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.spend(game.me, args["amount"])
+def _pay(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.spend(table.me, args["amount"])
 
 
 @effect("gain_money")
-def _gain_money(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.me.money += args["amount"]
+def _gain_money(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.me.money += args["amount"]
 
 
 @effect("gain_vp")
-def _gain_vp(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.me.vp += args["amount"]
+def _gain_vp(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.me.vp += args["amount"]
 
 
 @effect("advance_income")
-def _advance_income(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.advance_income(game.me, args["spaces"])
+def _advance_income(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.advance_income(table.me, args["spaces"])
 
 
 @effect("drop_income_levels")
-def _drop_income_levels(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    track = game.ruleset.income
-    level = max(track.lowest_level, track.level_at(game.me.income_position) - args["levels"])
-    game.me.income_position = track.top_position(level)  # R-LOAN-01: the top space of the new level
+def _drop_income_levels(table: Table, env: Env, args: dict[str, Any]) -> None:
+    track = table.ruleset.income
+    level = max(track.lowest_level, track.level_at(table.me.income_position) - args["levels"])
+    table.me.income_position = track.top_position(level)  # R-LOAN-01: the top space of the new level
 
 
 @effect("consume")
-def _consume(game: "Game", env: Env, args: dict[str, Any]) -> None:
+def _consume(table: Table, env: Env, args: dict[str, Any]) -> None:
     if args["amount"] > 0:
-        taken = game.sourcing.consume(game.me, args["resource"], args["amount"], list(args["at"]),
-                                      env.vars.get(ACTION_VAR))
-        game.note("consumed", resource=args["resource"], amount=args["amount"], sources=taken)
+        taken = consume(table, table.me, args["resource"], args["amount"], list(args["at"]),
+                        env.vars.get(ACTION_VAR))
+        table.note("consumed", resource=args["resource"], amount=args["amount"], sources=taken)
 
 
 @effect("build_tile")
-def _build_tile(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.build_tile(game.me, args["industry"], args["slot"])
+def _build_tile(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.build_tile(table.me, args["industry"], args["slot"])
 
 
 @effect("sell_output")
-def _sell_output(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    tile = game.state.tiles.get(args["slot"].id)
-    sale = game.sourcing.sell_to_market(tile) if tile else None
+def _sell_output(table: Table, env: Env, args: dict[str, Any]) -> None:
+    tile = table.state.tiles.get(args["slot"].id)
+    sale = sell_to_market(table, tile) if tile else None
     if sale:
-        game.note("sold to market", tile=tile.slot.id, **sale)
+        table.note("sold to market", tile=tile.slot.id, **sale)
 
 
 @effect("place_link")
-def _place_link(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.place_link(game.me, args["link"])
+def _place_link(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.place_link(table.me, args["link"])
 
 
 @effect("develop")
-def _develop(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.take_from_mat(game.me, args["industry"])
-    game.note("developed", player=game.me.seat, industry=args["industry"])
+def _develop(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.take_from_mat(table.me, args["industry"])
+    table.note("developed", player=table.me.seat, industry=args["industry"])
 
 
 @effect("flip")
-def _flip(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.flip(args["tile"])
+def _flip(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.flip(args["tile"])
 
 
 @effect("use_merchant_beer")
-def _use_merchant_beer(game: "Game", env: Env, args: dict[str, Any]) -> None:
+def _use_merchant_beer(table: Table, env: Env, args: dict[str, Any]) -> Sequence[EffectStep]:
     space = args["merchant"]
-    game.use_merchant_beer(space)
+    space.has_beer = False
+    table.note("merchant beer", space=space.id, player=table.me.seat)
+    return table.ruleset.merchants[space.location].beer_bonus  # run right after this step
 
 
 @effect("gain_wild_card")
-def _gain_wild_card(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    pile = game.state.wild_piles[args["kind"]]
+def _gain_wild_card(table: Table, env: Env, args: dict[str, Any]) -> None:
+    pile = table.state.wild_piles[args["kind"]]
     if pile:
-        game.me.hand.append(pile.pop())
+        table.me.hand.append(pile.pop())
 
 
 @effect("develop_without_iron")
-def _develop_without_iron(game: "Game", env: Env, args: dict[str, Any]) -> None:
+def _develop_without_iron(table: Table, env: Env, args: dict[str, Any]) -> None:
     chosen: list[str] = []  # every choice is asked before anything changes
     for n in range(args["tiles"]):
-        options = [i for i in game.ruleset.industries if _bonus_developable(game, i, chosen.count(i))]
+        options = [i for i in table.ruleset.industries if _bonus_developable(table, i, chosen.count(i))]
         if not options:
             break
-        chosen.append(game.ask(game.me, f"develop_without_iron/{n}", options,
+        chosen.append(table.ask(table.me, f"develop_without_iron/{n}", options,
                                "Choose an industry whose lowest tile to remove from your mat (no iron needed)"))
     for industry in chosen:
-        game.take_from_mat(game.me, industry)
-        game.note("developed", player=game.me.seat, industry=industry, bonus=True)
+        table.take_from_mat(table.me, industry)
+        table.note("developed", player=table.me.seat, industry=industry, bonus=True)
 
 
-def _bonus_developable(game: "Game", industry: str, already: int) -> bool:
+def _bonus_developable(table: Table, industry: str, already: int) -> bool:
     """The tile `already` places above the lowest exists and may be developed (R-MERCH-01, R-DEV-03)."""
-    player = game.me
+    player = table.me
     used = player.mat_used.get(industry, 0) + already
-    stack = game.mat_stack(industry)
+    stack = table.mat_stack(industry)
     return used < len(stack) and stack[used].develop
 
 
 # -- end of a round ---------------------------------------------------------------------
 
 @effect("set_turn_order")
-def _set_turn_order(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.set_turn_order()
+def _set_turn_order(table: Table, env: Env, args: dict[str, Any]) -> None:
+    state = table.state
+    order = state.turn_order
+    spent = {seat: table.player(seat).spent for seat in order}
+    state.turn_order = sorted(order, key=lambda seat: (spent[seat], order.index(seat)))  # R-ORDER-01/02
+    for player in state.players:
+        player.spent = 0  # R-ORDER-03
+    table.note("turn order", spent=spent, order=state.turn_order)
 
 
 @effect("collect_income")
-def _collect_income(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.collect_income()
+def _collect_income(table: Table, env: Env, args: dict[str, Any]) -> None:
+    if table.is_last_round():
+        table.note("no income after the last round")  # R-INC-03
+        return
+    plans = [(p, _shortfall_choice(table, p)) for p in table.state.players]  # every choice before any change
+    for player, removals in plans:
+        _pay_income(table, player, removals)
+
+
+def _shortfall_choice(table: Table, player: Player) -> list[PlacedTile]:
+    """The tiles the player removes to cover unpaid negative income (R-SHORT-01/02)."""
+    owed = -table.income_level(player) - player.money
+    chosen: list[PlacedTile] = []
+    divisor = table.ruleset.economy.shortfall_tile_value_divisor
+    while owed > 0:
+        options = [t for t in table.board_tiles() if t.owner is player and t not in chosen]
+        if not options:
+            break
+        slot_id = table.ask(player, f"shortfall/{player.seat}/{len(chosen)}", [t.slot.id for t in options],
+                            f"Remove a tile to raise £{owed} of unpaid income")
+        tile = table.state.tiles[slot_id]
+        chosen.append(tile)
+        owed -= tile.spec.cost // divisor
+    return chosen
+
+
+def _pay_income(table: Table, player: Player, removals: list[PlacedTile]) -> None:
+    level = table.income_level(player)
+    if level >= 0 or player.money >= -level:
+        player.money += level  # R-INC-02
+        table.note("income", player=player.seat, level=level, money=player.money)
+        return
+    owed = -level - player.money
+    player.money = 0
+    economy = table.ruleset.economy
+    for tile in removals:
+        table.remove_tile(tile)
+        owed -= tile.spec.cost // economy.shortfall_tile_value_divisor
+    if owed < 0:
+        player.money = -owed  # R-SHORT-02: the excess is kept
+    vp_lost = min(player.vp, max(owed, 0) * economy.shortfall_vp_per_money)  # R-SHORT-03
+    player.vp -= vp_lost
+    table.note("shortfall", player=player.seat, level=level, removed=[t.slot.id for t in removals],
+               vp_lost=vp_lost, money=player.money)
 
 
 # -- end of an era ----------------------------------------------------------------------
 
 @effect("score_links")
-def _score_links(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.score_links(args.get("value"))
+def _score_links(table: Table, env: Env, args: dict[str, Any]) -> None:
+    """Score every placed link, then remove them all (R-ERA-02).
+
+    `value` is the compiled `score_links: {value: …}` expression, evaluated per (link k, end
+    location l, owner p); without it a link scores the link icons of its ends. Every value is
+    computed before any VP is awarded, so the order of the links does not matter.
+    """
+    value = args.get("value")
+    links = table.state.links
+    breakdown = []
+    for link_id in sorted(links):
+        seat = links[link_id]
+        owner = table.player(seat)
+        icons = {loc: table.location_link_icons(loc) if value is None
+                 else value(Env(table, {"k": link_id, "l": loc, "p": owner}))
+                 for loc in table.ruleset.links[link_id].ends}
+        breakdown.append({"link": link_id, "owner": seat, "icons": icons, "vp": sum(icons.values())})
+    for scored in breakdown:
+        player = table.player(scored["owner"])
+        player.vp += scored["vp"]  # R-ERA-02
+        player.links_left += 1
+    links.clear()
+    table.network.update(())
+    table.note("link scoring", links=breakdown)
 
 
 @effect("score_tiles")
-def _score_tiles(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.score_tiles(args.get("where"))
+def _score_tiles(table: Table, env: Env, args: dict[str, Any]) -> None:
+    where = args.get("where")
+    scored = []
+    for tile in table.board_tiles():
+        if tile.flipped and (where is None or where(Env(table, {"t": tile}))):
+            tile.owner.vp += tile.spec.vp  # R-ERA-03
+            scored.append({"tile": tile.slot.id, "owner": tile.owner.seat, "vp": tile.spec.vp})
+    table.note("tile scoring", tiles=scored)
 
 
 @effect("remove_tiles")
-def _remove_tiles(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.remove_tiles(args["where"])
+def _remove_tiles(table: Table, env: Env, args: dict[str, Any]) -> None:
+    where = args["where"]
+    gone = [t for t in table.board_tiles() if where(Env(table, {"t": t}))]
+    for tile in gone:
+        table.remove_tile(tile)
+    table.note("tiles removed", tiles=[t.slot.id for t in gone])
 
 
 @effect("refill_merchant_beer")
-def _refill_merchant_beer(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    for space in game.state.merchants:
+def _refill_merchant_beer(table: Table, env: Env, args: dict[str, Any]) -> None:
+    for space in table.state.merchants:
         space.has_beer = bool(space.buys)
-    game.note("merchant beer refilled")
+    table.note("merchant beer refilled")
 
 
 @effect("new_draw_deck")
-def _new_draw_deck(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.new_draw_deck()
+def _new_draw_deck(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.new_draw_deck()
 
 
 @effect("deal_hands")
-def _deal_hands(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    for player in game.state.players:
-        game.refill_hand(player)
+def _deal_hands(table: Table, env: Env, args: dict[str, Any]) -> None:
+    for player in table.state.players:
+        table.refill_hand(player)
 
 
 @effect("award_vp")
-def _award_vp(game: "Game", env: Env, args: dict[str, Any]) -> None:
-    game.award_vp(args["amount"])
+def _award_vp(table: Table, env: Env, args: dict[str, Any]) -> None:
+    amount = args["amount"]
+    awarded = {}
+    for player in table.state.players:
+        vp = amount(Env(table, {"p": player}))
+        player.vp += vp
+        awarded[player.seat] = vp
+    table.note("award", vp=awarded)

@@ -1,6 +1,6 @@
 """A position written as data (a scenario's `given:`), applied on top of a fresh game's setup.
 
-    game = game_from_setup(load_ruleset("birmingham"), players=2, given={
+    game = Game.from_setup(load_ruleset("birmingham"), players=2, given={
         "round": 2, "current": 1,
         "players": {1: {"money": 30, "hand": ["birmingham", "coal_mine"]}},
         "tiles": [{"slot": "dudley/0", "owner": 2, "industry": "coal", "level": 1, "cubes": 1}],
@@ -22,17 +22,18 @@ links_left; markets; merchants; turn order, player to act and actions left.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from brass_dsl.registry import did_you_mean
 from brass_dsl.source import SourcePos
-from interpreter.ruleset.errors import Diagnostic, RulesetError
-from interpreter.engine.game import Game
-from interpreter.ruleset.model import Ruleset
+from interpreter.engine.flow import start_turn
 from interpreter.engine.state import Card, PlacedTile, Player
+from interpreter.engine.table import Table
+from interpreter.ruleset.errors import Diagnostic, RulesetError
 from interpreter.ruleset.yaml_source import Document, kind_name
 
-__all__ = ["GivenError", "apply_given", "game_from_setup", "GIVEN_KEYS", "PLAYER_KEYS", "TILE_KEYS"]
+__all__ = ["GIVEN_KEYS", "PLAYER_KEYS", "TILE_KEYS", "GivenError", "apply_given", "plain"]
 
 GIVEN_KEYS = ("era", "round", "turn_order", "current", "actions_left", "players", "tiles", "links", "markets",
               "merchants", "deck")
@@ -46,48 +47,35 @@ class GivenError(RulesetError):
     """A `given` position that cannot exist; `diagnostics` lists every problem found."""
 
 
-def game_from_setup(ruleset: Ruleset, players: int, given: Mapping[str, Any] | None = None, seed: int = 0,
-                    *, doc: Document | None = None, path: Sequence[Any] = ()) -> Game:
-    """A new game (setup done with `seed`) with the `given` position applied on top.
-
-    This is what `Game.from_setup(ruleset, players, given, seed)` does."""
-    game = Game.new(ruleset, players, seed)
-    if given:
-        apply_given(game, given, doc=doc, path=path)
-    return game
-
-
-def apply_given(game: Game, given: Mapping[str, Any], *, doc: Document | None = None,
-                path: Sequence[Any] = ()) -> Game:
-    """Apply a position to a game between actions; raise GivenError listing every problem.
+def apply_given(table: Table, given: Mapping[str, Any], *, doc: Document | None = None,
+                path: Sequence[Any] = ()) -> None:
+    """Apply a position to the table of a new game, before any move; raise GivenError listing every
+    problem. (`Game.from_setup` does this; a game in progress cannot be given a position.)
 
     `doc` and `path` locate `given` in a YAML document (`path` is where `given` sits in it), so
     that each error is reported at the value that is wrong."""
-    if game.pending is not None or game.question is not None or game.moves:
-        raise GivenError([Diagnostic(None, "a position can only be given to a new game, before any move")])
-    applier = _Applier(game, doc, tuple(path))
-    applier.apply(given)
-    applier.raise_if_any()
-    _account_for_tiles_gone_before(game)
-    game.decisions.clear_memo()
-    game.given = _plain(given)  # saved with the game, so that a save can be replayed from the same start
-    return game
+    with table.editing():
+        applier = _Applier(table, doc, tuple(path))
+        applier.apply(given)
+        applier.raise_if_any()
+        _account_for_tiles_gone_before(table)
 
 
-def _account_for_tiles_gone_before(game: Game) -> None:
+def _account_for_tiles_gone_before(table: Table) -> None:
     """Tiles a `mat:` took off the mat beyond those given on the board left it before the position
     (developed or removed earlier): record them so the tile count still adds up."""
-    for player in game.state.players:
-        on_board = sum(1 for t in game.state.tiles.values() if t.owner is player)
+    for player in table.state.players:
+        on_board = sum(1 for t in table.state.tiles.values() if t.owner is player)
         player.gone_before = sum(player.mat_used.values()) - on_board - player.removed
 
 
-def _plain(value: Any) -> Any:
-    """A deep copy of a position as JSON data (seat keys become the text JSON allows: "1")."""
+def plain(value: Any) -> Any:
+    """A deep copy of a position as JSON data (seat keys become the text JSON allows: "1"), as a
+    game saves it."""
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     return value
 
 
@@ -96,9 +84,9 @@ class _Stop(Exception):
 
 
 class _Applier:
-    def __init__(self, game: Game, doc: Document | None, root: tuple[Any, ...]) -> None:
-        self.g = game
-        self.rs = game.ruleset
+    def __init__(self, table: Table, doc: Document | None, root: tuple[Any, ...]) -> None:
+        self.g = table
+        self.rs = table.ruleset
         self.doc = doc
         self.root = root
         self.errors: list[Diagnostic] = []
@@ -265,7 +253,7 @@ class _Applier:
         if "current" in given:
             current = self.seat(given["current"], ("current",)).seat
         state.turn_index = state.turn_order.index(current)
-        self.g._start_turn()
+        start_turn(self.g)
         if "actions_left" in given:
             state.actions_left = self.integer(given["actions_left"], ("actions_left",), low=1)
 
@@ -370,7 +358,7 @@ class _Applier:
         else:
             at_slot = at + ("slot",)
         slot_id = self.text(item["slot"], at_slot)
-        slot = self.g._slots.get(slot_id)
+        slot = self.g.slots.get(slot_id)
         if slot is None:
             location, _, index = slot_id.rpartition("/")
             if location not in self.rs.locations:

@@ -1,6 +1,6 @@
-"""Conservation laws and bounds that hold after every decision of any legal game.
+"""Conservation laws and bounds that hold after every decision of any legal table.
 
-    problems = check_invariants(game)   # [] when all is well
+    problems = check_invariants(game.table)   # [] when all is well
 
 These are checked from outside the engine, on the state alone (plus the game log
 for the one quantity the state does not keep), so a bug in an effect shows up as a
@@ -29,27 +29,24 @@ What is checked (all read from the ruleset, nothing is Birmingham-specific):
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from interpreter.engine.state import Card, Player
-
-if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+from interpreter.engine.table import Table
 
 
-def check_invariants(game: "Game") -> list[str]:
-    """Every broken invariant of the game's current state, as readable messages."""
+def check_invariants(table: Table) -> list[str]:
+    """Every broken invariant of the table's current state, as readable messages."""
     problems: list[str] = []
     for check in (_cards, _tiles, _links, _players, _cubes, _board):
-        problems.extend(check(game))
+        problems.extend(check(table))
     return problems
 
 
 # -- cards -------------------------------------------------------------------------------
 
-def _cards(game: "Game") -> list[str]:
+def _cards(table: Table) -> list[str]:
     """Cards are only ever moved, never created or lost (R-SCOUT-03 sends wilds back to their pile)."""
-    state = game.state
+    state = table.state
     places: list[tuple[str, list[Card]]] = [("deck", state.deck)]
     for p in state.players:
         places += [(f"{p.name}'s hand", p.hand), (f"{p.name}'s discard pile", p.discard)]
@@ -62,8 +59,8 @@ def _cards(game: "Game") -> list[str]:
             where.setdefault(card.id, []).append(place)
     problems = [f"cards: {cid} is in {len(where[cid])} places at once ({', '.join(where[cid])})"
                 for cid, n in sorted(seen.items()) if n > 1]
-    missing = sorted(set(game.cards) - set(seen))
-    extra = sorted(set(seen) - set(game.cards))
+    missing = sorted(set(table.cards) - set(seen))
+    extra = sorted(set(seen) - set(table.cards))
     if missing:
         problems.append(f"cards: {len(missing)} card(s) of the game are nowhere: {', '.join(missing[:10])}")
     if extra:
@@ -75,14 +72,14 @@ def _cards(game: "Game") -> list[str]:
 
 # -- industry tiles -------------------------------------------------------------------------
 
-def _tiles(game: "Game") -> list[str]:
+def _tiles(table: Table) -> list[str]:
     """A tile leaves its mat once, to the board or by developing; from the board only for good."""
     problems: list[str] = []
-    developed = developed_counts(game)
-    on_board = Counter(t.owner.seat for t in game.state.tiles.values())
-    for player in game.state.players:
+    developed = developed_counts(table)
+    on_board = Counter(t.owner.seat for t in table.state.tiles.values())
+    for player in table.state.players:
         for industry, used in sorted(player.mat_used.items()):
-            size = len(game.mat_stack(industry)) if industry in game.ruleset.tiles else None
+            size = len(table.mat_stack(industry)) if industry in table.ruleset.tiles else None
             if size is None:
                 problems.append(f"tiles: {player.name} took tiles of unknown industry {industry!r}")
             elif not 0 <= used <= size:
@@ -100,7 +97,7 @@ def _tiles(game: "Game") -> list[str]:
     return problems
 
 
-def developed_counts(game: "Game") -> dict[int, int]:
+def developed_counts(table: Table) -> dict[int, int]:
     """Tiles each seat developed away, from the log (the state does not count them).
 
     A `developed` entry carries no player; it belongs to the action during which it was
@@ -110,26 +107,26 @@ def developed_counts(game: "Game") -> dict[int, int]:
     """
     counts: Counter[int] = Counter()
     waiting = 0
-    for entry in game.state.log:
+    for entry in table.state.log:
         event = entry.get("event")
         if event == "developed":
             waiting += 1
         elif event == "action" and waiting:
             counts[entry["player"]] += waiting
             waiting = 0
-    if waiting and not game.is_over:
-        counts[game.me.seat] += waiting
+    if waiting and not table.state.finished:
+        counts[table.me.seat] += waiting
     return dict(counts)
 
 
 # -- links ---------------------------------------------------------------------------------------
 
-def _links(game: "Game") -> list[str]:
+def _links(table: Table) -> list[str]:
     """Link tiles go to the board and come back at the end of an era (R-SETUP-08, R-ERA-02)."""
-    per_player = game.ruleset.setup.links_per_player
-    placed = Counter(game.state.links.values())
+    per_player = table.ruleset.setup.links_per_player
+    placed = Counter(table.state.links.values())
     problems = []
-    for player in game.state.players:
+    for player in table.state.players:
         total = player.links_left + placed[player.seat]
         if total != per_player or player.links_left < 0:
             problems.append(f"links: {player.name} has {player.links_left} left + {placed[player.seat]} on the board "
@@ -139,16 +136,16 @@ def _links(game: "Game") -> list[str]:
 
 # -- money, income, VP ------------------------------------------------------------------------------
 
-def _players(game: "Game") -> list[str]:
+def _players(table: Table) -> list[str]:
     """Bounds of each player's counters: money and VP never negative, income on the track."""
-    track = game.ruleset.income
+    track = table.ruleset.income
     problems = []
-    for player in game.state.players:
-        problems += _player_bounds(game, player, track.positions, track.lowest_level, track.highest_level)
+    for player in table.state.players:
+        problems += _player_bounds(table, player, track.positions, track.lowest_level, track.highest_level)
     return problems
 
 
-def _player_bounds(game: "Game", player: Player, positions: int, lowest: int, highest: int) -> list[str]:
+def _player_bounds(table: Table, player: Player, positions: int, lowest: int, highest: int) -> list[str]:
     problems = []
     if player.money < 0:
         problems.append(f"money: {player.name} has £{player.money} (negative)")
@@ -158,7 +155,7 @@ def _player_bounds(game: "Game", player: Player, positions: int, lowest: int, hi
         problems.append(f"income: {player.name} is on track position {player.income_position}, "
                         f"outside 0..{positions - 1}")
     else:
-        level = game.income_level(player)
+        level = table.income_level(player)
         if not lowest <= level <= highest:
             problems.append(f"income: {player.name} is at level {level}, outside {lowest}..{highest}")
     return problems
@@ -166,17 +163,17 @@ def _player_bounds(game: "Game", player: Player, positions: int, lowest: int, hi
 
 # -- cubes ---------------------------------------------------------------------------------------------
 
-def _cubes(game: "Game") -> list[str]:
+def _cubes(table: Table) -> list[str]:
     """Cubes on tiles and in markets stay within their bounds; flipping follows emptying (R-FLIP-02)."""
     problems = []
-    for market_id, cubes in sorted(game.state.markets.items()):
-        market = game.ruleset.markets.get(market_id)
+    for market_id, cubes in sorted(table.state.markets.items()):
+        market = table.ruleset.markets.get(market_id)
         if market is None:
             problems.append(f"markets: unknown market {market_id!r}")
         elif not 0 <= cubes <= market.capacity:
             problems.append(f"markets: the {market_id} market holds {cubes} cubes, outside 0..{market.capacity}")
-    for sid, tile in sorted(game.state.tiles.items()):
-        industry = game.ruleset.industries[tile.spec.industry]
+    for sid, tile in sorted(table.state.tiles.items()):
+        industry = table.ruleset.industries[tile.spec.industry]
         label = f"tile {tile.spec.id} of {tile.owner.name} at {sid}"
         if tile.cubes < 0:
             problems.append(f"cubes: {label} holds {tile.cubes} cubes (negative)")
@@ -192,18 +189,18 @@ def _cubes(game: "Game") -> list[str]:
 
 # -- the board ----------------------------------------------------------------------------------------
 
-def _board(game: "Game") -> list[str]:
+def _board(table: Table) -> list[str]:
     """Tiles are where their slot says, in slots that allow them; links are real lines."""
     problems = []
-    seats = {p.seat for p in game.state.players}
-    for sid, tile in sorted(game.state.tiles.items()):
+    seats = {p.seat for p in table.state.players}
+    for sid, tile in sorted(table.state.tiles.items()):
         if tile.slot.id != sid:
             problems.append(f"board: the tile filed under {sid} says it is in {tile.slot.id}")
         if tile.spec.industry not in tile.slot.industries:
             problems.append(f"board: a {tile.spec.industry} tile is in {sid}, which shows "
                             f"{', '.join(tile.slot.industries)}")
-    for link, seat in sorted(game.state.links.items()):
-        if link not in game.ruleset.links:
+    for link, seat in sorted(table.state.links.items()):
+        if link not in table.ruleset.links:
             problems.append(f"links: unknown link {link!r} on the board")
         if seat not in seats:
             problems.append(f"links: link {link} belongs to seat {seat}, who is not playing")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from interpreter.engine.rng import Rng
 from interpreter.engine.state import Player
+from interpreter.engine.values import encode
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -37,7 +38,7 @@ def deciding_seat(game: "Game") -> int:
     """
     if game.question is not None:
         return int(game.question["player"])
-    return game.me.seat
+    return game.table.me.seat
 
 
 class RandomBot:
@@ -103,7 +104,7 @@ class GreedyBot:
             return legal[0]
         if "action" in legal[0]:
             return self._choose_action(game, legal)
-        player = game.player(deciding_seat(game))
+        player = game.table.player(deciding_seat(game))
         scores = [self._score(game, player, decision) for decision in legal]
         best = max(scores)
         top = [d for d, s in zip(legal, scores) if s == best]
@@ -117,9 +118,9 @@ class GreedyBot:
         return legal[self.rng.below(len(legal))]  # a ruleset with other actions: any
 
     def _wanted(self, game: "Game", action: str) -> bool:
-        me = game.me
+        me = game.table.me
         if action == "loan":
-            return me.money < self.loan_below and game.income_level(me) >= self.loan_min_income
+            return me.money < self.loan_below and game.table.income_level(me) >= self.loan_min_income
         if action == "build":
             return best_build_value(game, me) >= BUILD_MIN_VALUE
         return True
@@ -137,7 +138,7 @@ def _action_id(game: "Game") -> str | None:
 
 
 def _card(game: "Game", player: Player, card_id: Any) -> float:
-    card = game.cards.get(card_id)
+    card = game.table.cards.get(card_id)
     return -10.0 if card is not None and card.wild else 0.0
 
 
@@ -157,10 +158,10 @@ def _industry(game: "Game", player: Player, industry: Any) -> float:
     Developing: get rid of the least valuable tile. The scores do not depend on whether the
     ruleset asks for the location or the industry first.
     """
-    if game.tiles_left(player, industry) <= 0:
+    if game.table.tiles_left(player, industry) <= 0:
         return -100.0
     if _action_id(game) != "build":
-        return -float(game.lowest_tile(player, industry).vp)
+        return -float(game.table.lowest_tile(player, industry).vp)
     location = _bound(game, "location")
     if location is not None:
         return build_value(game, player, location, industry)
@@ -174,17 +175,17 @@ def best_build_value(game: "Game", player: Player) -> float:
     Legality is left to the engine: this only tells whether building is worth a card at
     all, so that the bot does not build a tile that will never flip just because it can.
     """
-    era = game.era
+    era = game.table.era
     best = -100.0
     for card in player.hand:
         if card.kind in ("location", "wild_location"):
             pairs = [(loc, i) for loc in card.locations for i in _industries_at(game, loc)]
         else:
-            anywhere = not game.has_board_tiles(player)
-            pairs = [(loc, i) for loc in game.ruleset.locations if anywhere or game.in_network(player, loc)
+            anywhere = not game.table.has_board_tiles(player)
+            pairs = [(loc, i) for loc in game.ruleset.locations if anywhere or game.table.in_network(player, loc)
                      for i in _industries_at(game, loc) if i in card.industries]
         for location, industry in pairs:
-            if game.tiles_left(player, industry) > 0 and era in game.lowest_tile(player, industry).eras:
+            if game.table.tiles_left(player, industry) > 0 and era in game.table.lowest_tile(player, industry).eras:
                 best = max(best, build_value(game, player, location, industry))
     return best
 
@@ -198,12 +199,12 @@ def _bound(game: "Game", name: str) -> str | None:
     pending = game.pending
     if pending is None or name not in pending.vars:
         return None
-    return game.encode(pending.vars[name])
+    return encode(pending.vars[name])
 
 
 def _candidate_locations(game: "Game", industry: str) -> list[str]:
     """Where the pending build's card could put the industry (the engine filters the rest)."""
-    card = game.cards.get(_bound(game, "card") or "")
+    card = game.table.cards.get(_bound(game, "card") or "")
     by_card = card is not None and card.kind in ("location", "wild_location")
     places = card.locations if by_card else game.ruleset.locations
     return [loc for loc in places if any(industry in s.industries for s in game.ruleset.locations[loc].slots)]
@@ -219,9 +220,9 @@ def build_value(game: "Game", player: Player, location: str, industry: str) -> f
     buys it. Income counts more in the first era (it pays more rounds); cost is a drag;
     overbuilding instead of using a free slot loses the old tile.
     """
-    if game.tiles_left(player, industry) <= 0:
+    if game.table.tiles_left(player, industry) <= 0:
         return -100.0
-    tile = game.lowest_tile(player, industry)
+    tile = game.table.lowest_tile(player, industry)
     chance = _flip_chance(game, location, industry)
     rounds_left = 1.0 if game.state.era_index == len(game.ruleset.eras) - 1 else 2.0
     value = chance * (tile.vp + tile.income * rounds_left) - tile.cost / 4
@@ -236,11 +237,11 @@ def _flip_chance(game: "Game", location: str, industry: str) -> float:
         resource = game.ruleset.resources.get(spec.produces)
         if resource is not None and resource.sell_on_build == "always":
             return 1.0
-        if resource is not None and resource.market and game.connected_to_merchant(location):
+        if resource is not None and resource.market and game.table.connected_to_merchant(location):
             return 0.9
         return 0.4 if resource is not None and not resource.market else 0.3  # beer: wanted by sellers
     buyers = [m for m in game.state.merchants if industry in m.buys]
-    return 0.8 if any(game.connected(location, m.location) for m in buyers) else 0.2
+    return 0.8 if any(game.table.connected(location, m.location) for m in buyers) else 0.2
 
 
 def _slot(game: "Game", player: Player, slot_id: Any) -> float:
@@ -249,8 +250,8 @@ def _slot(game: "Game", player: Player, slot_id: Any) -> float:
 
 def _link(game: "Game", player: Player, link_id: Any) -> float:
     link = game.ruleset.links[link_id]
-    icons = sum(game.location_link_icons(end) for end in link.ends)
-    return icons + sum(1 for end in link.ends if game.in_network(player, end))
+    icons = sum(game.table.location_link_icons(end) for end in link.ends)
+    return icons + sum(1 for end in link.ends if game.table.in_network(player, end))
 
 
 def _done(game: "Game", player: Player, value: Any) -> float:
@@ -278,8 +279,8 @@ def _answer(game: "Game", player: Player, option: Any) -> float:
         return -float(tile.spec.vp)
     if tile is not None:
         return 1.0 if tile.owner is player else 0.0
-    if isinstance(option, str) and option in game.ruleset.tiles and game.tiles_left(player, option) > 0:
-        return -float(game.lowest_tile(player, option).vp)
+    if isinstance(option, str) and option in game.ruleset.tiles and game.table.tiles_left(player, option) > 0:
+        return -float(game.table.lowest_tile(player, option).vp)
     return 0.0
 
 

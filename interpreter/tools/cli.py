@@ -345,7 +345,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.load:
         raise BrassError("--from starts a new game from a position and --load resumes a saved one: give only one")
     game = _game_from_setup_file(args.setup, args.ruleset, args.players, args.seed)
-    return play(game.ruleset, len(game.players), game.seed, args.seats, None, args.save, Console(),
+    return play(game.ruleset, len(game.table.players), game.seed, args.seats, None, args.save, Console(),
                 stdin_reader(sys.stdin), start=game)
 
 
@@ -440,7 +440,7 @@ def run_explain(args: argparse.Namespace) -> int:
     if not isinstance(action, dict) or "action" not in action:
         raise BrassError("ACTION is a whole action, a mapping like {action: loan, card: leek}")
     seat = game.deciding_seat
-    move = with_card_ids(game, game.player(seat), action)
+    move = with_card_ids(game, game.table.player(seat), action)
     print(f"player {seat}: {json.dumps(move, ensure_ascii=False)}")
     trial = game.copy()
     before = len(trial.state.log)
@@ -454,7 +454,7 @@ def run_explain(args: argparse.Namespace) -> int:
     print("legal; it would do:")
     for entry in trial.state.log[before:]:
         print(f"  {format_entry(entry)}")
-    for old, new in zip(game.players, trial.players):
+    for old, new in zip(game.table.players, trial.table.players):
         changes = [f"{what} {a} → {b}" for what, a, b in (
             ("money", f"£{old.money}", f"£{new.money}"), ("income space", old.income_position, new.income_position),
             ("VP", old.vp, new.vp)) if a != b]

@@ -84,7 +84,7 @@ def _header(game: Game) -> str:
     era = game.ruleset.eras[state.era_index].name
     if game.is_over:
         return f"{era}: the game is over"
-    return (f"{era}, round {state.round}: {game.me.name} to act ({state.actions_left} action(s) left this turn); "
+    return (f"{era}, round {state.round}: {game.table.me.name} to act ({state.actions_left} action(s) left this turn); "
             f"draw deck {len(state.deck)} card(s)")
 
 
@@ -92,13 +92,13 @@ def _players_table(game: Game, seats: Sequence[str] | None) -> Table:
     table = Table(box=None, pad_edge=False, show_edge=False)
     for column in ("", "seat", "who", "money", "income", "VP", "links left", "hand", "spent", "tiles"):
         table.add_column(column, justify="left" if column in ("", "who") else "right")
-    on_board = {p.seat: 0 for p in game.players}
+    on_board = {p.seat: 0 for p in game.table.players}
     for tile in game.state.tiles.values():
         on_board[tile.owner.seat] += 1
-    for p in game.players:
-        marker = ">" if not game.is_over and p is game.me else ""
+    for p in game.table.players:
+        marker = ">" if not game.is_over and p is game.table.me else ""
         who = seats[p.seat - 1] if seats else ""
-        income = f"{p.income_position} ({game.income_level(p):+d})"
+        income = f"{p.income_position} ({game.table.income_level(p):+d})"
         table.add_row(marker, str(p.seat), who, f"£{p.money}", income, str(p.vp), str(p.links_left),
                       str(len(p.hand)), f"£{p.spent}", str(on_board[p.seat]))
     return table
@@ -106,7 +106,7 @@ def _players_table(game: Game, seats: Sequence[str] | None) -> Table:
 
 def _tiles_text(game: Game) -> str:
     by_location: dict[str, list[str]] = {}
-    for tile in game.board_tiles():
+    for tile in game.table.board_tiles():
         text = f"{tile.slot.index}:{tile.spec.industry} {tile.spec.level} p{tile.owner.seat}"
         if tile.flipped:
             text += " flipped"
@@ -144,7 +144,7 @@ def _merchants_text(game: Game) -> str:
 
 
 def hand_text(game: Game, seat: int) -> str:
-    cards = game.player(seat).hand
+    cards = game.table.player(seat).hand
     return f"Hand of player {seat}: " + (", ".join(f"{c.id} ({c.name})" for c in cards) or "empty")
 
 
@@ -153,11 +153,11 @@ def prompt_text(game: Game) -> str:
     if game.question is not None:
         return f"player {game.question['player']}: {game.question['prompt']}"
     if game.pending is None:
-        return f"{game.me.name}: choose an action"
+        return f"{game.table.me.name}: choose an action"
     pending = game.pending
     part = pending.action.repeat.part if pending.in_repeat else pending.action.part
     name = part.params[pending.index].name if pending.index < len(part.params) else "?"
-    return f"{game.me.name}, {pending.action.name}: choose {name}"
+    return f"{game.table.me.name}, {pending.action.name}: choose {name}"
 
 
 def describe_decision(game: Game, decision: dict[str, Any]) -> str:
@@ -178,7 +178,7 @@ def _d_action(game: Game, value: Any) -> str:
 
 
 def _d_card(game: Game, value: Any) -> str:
-    card = game.cards[value]
+    card = game.table.cards[value]
     return f"card {card.id} ({card.name}, {card.kind.replace('_', ' ')})"
 
 
@@ -188,10 +188,10 @@ def _d_location(game: Game, value: Any) -> str:
 
 def _d_industry(game: Game, value: Any) -> str:
     industry = game.ruleset.industries[value]
-    me = game.me
-    if game.tiles_left(me, value) <= 0:
+    me = game.table.me
+    if game.table.tiles_left(me, value) <= 0:
         return f"{industry.name} (no tile left)"
-    t = game.lowest_tile(me, value)
+    t = game.table.lowest_tile(me, value)
     return (f"{industry.name}: level {t.level}, £{t.cost}, coal {t.coal}, iron {t.iron}, beer {t.beer}, "
             f"{t.vp} VP, income +{t.income}")
 
@@ -466,7 +466,7 @@ def run_play(ruleset: Ruleset, players: int, seed: int, seats_text: str | None, 
     the seats say who plays where."""
     if start is not None:
         game = start
-        console.print(f"{ruleset.name}: started from a given position, {len(game.players)} players, seed {game.seed}",
+        console.print(f"{ruleset.name}: started from a given position, {len(game.table.players)} players, seed {game.seed}",
                       markup=False, highlight=False, soft_wrap=True)
     elif load:
         game = read_saved(ruleset, load)
@@ -476,7 +476,7 @@ def run_play(ruleset: Ruleset, players: int, seed: int, seats_text: str | None, 
             raise BrassError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, "
                              f"not {players}")
         game = Game.new(ruleset, players, seed)
-    seats = parse_seats(seats_text, len(game.players))
+    seats = parse_seats(seats_text, len(game.table.players))
     return TerminalGame(game, seats, console, read_line, save_path or load).run()
 
 

@@ -24,10 +24,10 @@ from brass_dsl.registry import did_you_mean
 from brass_dsl.source import SourcePos
 from interpreter.ruleset.errors import Diagnostic, RulesetError, sorted_diagnostics
 from interpreter.engine.game import Game, IllegalAction
-from interpreter.engine.given import GivenError, apply_given
+from interpreter.engine.given import GivenError
 from interpreter.ruleset.loader import resolve_ruleset_path, load_ruleset
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.scenario_vocabulary import scenario_registry
+from interpreter.tools.scenario_vocabulary import assertion_env, scenario_registry
 from interpreter.engine.state import Card, MerchantSpace, PlacedTile, Player
 from interpreter.ruleset.yaml_source import Document, kind_name, load_yaml_file
 
@@ -82,10 +82,7 @@ class Scenario:
 
     def start(self) -> Game:
         """A new game with the scenario's position (GivenError if the position is impossible)."""
-        game = Game.new(self.ruleset, self.players, self.seed)
-        if self.given:
-            apply_given(game, self.given, doc=self.doc, path=("given",))
-        return game
+        return Game.from_setup(self.ruleset, self.players, self.given, self.seed, doc=self.doc, path=("given",))
 
 
 @dataclass(frozen=True)
@@ -411,7 +408,7 @@ def run_scenario(scenario: Scenario, check: bool = False) -> Result:
 def _invariants(game: Game, pos: SourcePos, after: str) -> Problem | None:
     from interpreter.engine.invariants import check_invariants  # imported late: only --check needs it
 
-    broken = check_invariants(game)
+    broken = check_invariants(game.table)
     if not broken:
         return None
     return Problem(pos, f"invariant broken after {after} (engine bug)", _indent("\n".join(broken)))
@@ -423,7 +420,7 @@ def _run_step(game: Game, step: Step) -> Problem | None:
         return Problem(step.pos, f"{what}: the game is already over")
     if step.player is not None and not game.is_over and step.player != game.deciding_seat:
         return Problem(step.pos, f"{what}: it is player {game.deciding_seat}'s decision, not player {step.player}'s")
-    move = with_card_ids(game, game.player(step.player or game.deciding_seat), step.move)
+    move = with_card_ids(game, game.table.player(step.player or game.deciding_seat), step.move)
     if not step.illegal:
         try:
             game.apply(move)
@@ -505,7 +502,7 @@ def _map_cards(move: dict[str, Any], names: set[str], convert: Callable[[Any], A
 
 
 def _check(game: Game, assertion: Assertion) -> Problem | None:
-    env = Env(game, {})
+    env = assertion_env(game)
     try:
         value = assertion.expression(env)
     except DslError as error:
@@ -516,7 +513,7 @@ def _check(game: Game, assertion: Assertion) -> Problem | None:
     lines = []
     for text, compiled in assertion.sides:
         try:
-            lines.append(f"{text} = {_show(game, compiled(Env(game, {})))}")
+            lines.append(f"{text} = {_show(game, compiled(assertion_env(game)))}")
         except DslError as error:
             lines.append(f"{text}: {error.message}")
     return Problem(assertion.pos, f"assertion failed: {assertion.text}", _indent("\n".join(lines)))
@@ -528,10 +525,10 @@ def _show(game: Game, value: Any) -> str:
     if isinstance(value, str):
         return repr(value)
     if isinstance(value, (Player, PlacedTile, Card, MerchantSpace)):
-        return game.describe(value)
+        return game.table.describe(value)
     if isinstance(value, bool):
         return "true" if value else "false"
-    return game.describe(value)
+    return game.table.describe(value)
 
 
 def _show_move(move: dict[str, Any]) -> str:

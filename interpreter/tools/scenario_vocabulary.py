@@ -3,7 +3,7 @@
 A child of the ruleset's registry (`Registry(parent=ruleset.registry)`): everything a ruleset
 may say is available, plus a few ways to name concrete things of a position that an action
 never needs (a player by seat, a slot by location and index, a market's cubes, the open
-question…). Expressions run with `Env(game, {})`. Documented in docs/scenarios.md.
+question…). Expressions run in `assertion_env(game)`. Documented in docs/scenarios.md.
 """
 
 from __future__ import annotations
@@ -11,9 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from brass_dsl import BOOL, INT, STR, Env, ListType, Param, RecordType, Registry
+from interpreter.engine.game import Game
 from interpreter.ruleset.primitives import game
 
+QUESTION_VAR = "@question"  # '@' is not in names: no expression can name it
 _cache: dict[int, tuple[Any, Registry]] = {}
+
 
 def scenario_registry(ruleset: Any) -> Registry:
     """The ruleset's registry plus the scenario names (built once per ruleset)."""
@@ -65,15 +68,15 @@ def _build(rs: Any) -> Registry:
     fn("place", (seat,), INT, "Place in the standings.", "place(1) == 1", lambda env, s: _place(env, s))
     name("to_act", player, "The player whose turn it is.", "to_act == player(2)", lambda env: game(env).me)
     name("asked", INT, "Seat asked the open question, 0 if none.", "asked == 1",
-         lambda env: game(env).question["player"] if game(env).question else 0)
+         lambda env: _question(env)["player"] if _question(env) else 0)
     name("options", ListType(STR), "Answers of the open question.", "options == [\"dudley/0\"]",
-         lambda env: [str(o) for o in game(env).question["options"]] if game(env).question else [])
+         lambda env: [str(o) for o in _question(env)["options"]] if _question(env) else [])
     name("turn_order", ListType(INT), "Seats in turn order.", "turn_order == [2, 1]",
          lambda env: list(game(env).state.turn_order))
     name("actions_left", INT, "Actions left in the turn.", "actions_left == 1",
          lambda env: game(env).state.actions_left)
     name("deck_size", INT, "Cards in the draw deck.", "deck_size == 0", lambda env: len(game(env).state.deck))
-    name("game_over", BOOL, "The game has ended.", "game_over", lambda env: game(env).is_over)
+    name("game_over", BOOL, "The game has ended.", "game_over", lambda env: game(env).state.finished)
     name("deck_faces", ListType(STR), "Faces of the cards in the draw deck, top card last.",
          "count(f in deck_faces where f == \"leek\") == 2", lambda env: [c.face for c in game(env).state.deck])
     fn("discard_faces", (p,), ListType(STR), "Faces of the cards on the discard pile.",
@@ -81,6 +84,17 @@ def _build(rs: Any) -> Registry:
     fn("wild_pile", (Param("kind", STR),), INT, "Cards left on a wild card pile (\"wild_location\", \"wild_industry\").",
        "wild_pile(\"wild_location\") == 4", lambda env, k: _wild_pile(env, k))
     return reg
+
+
+def assertion_env(game: Game) -> Env:
+    """The environment a scenario's assertions run in: the game's table, and its open question
+    (a game's, not the table's: passed as a variable no expression can name)."""
+    return Env(game.table, {QUESTION_VAR: game.question})
+
+
+def _question(env: Env) -> dict[str, Any] | None:
+    question: dict[str, Any] | None = env.vars.get(QUESTION_VAR)
+    return question
 
 
 def _player(env: Env, seat: int) -> Any:

@@ -149,7 +149,7 @@ def play_game(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str], ch
             actions += 1
             counts[move["action"]] = counts.get(move["action"], 0) + 1
         if check:
-            problems = check_invariants(game)
+            problems = check_invariants(game.table)
             if problems:
                 raise InvariantViolation(seed, actions, decisions, move, problems)
     standings = game.standings()

@@ -21,6 +21,7 @@ a YAML "given" format, so they stay few and plain.
 
 from __future__ import annotations
 
+from interpreter.engine.flow import start_turn
 from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.engine.state import Card, MerchantSpace, PlacedTile, Player
@@ -39,7 +40,7 @@ def new_game(players: int = 2, seed: int = 1) -> Game:
 def _done(g: Game) -> None:
     assert g.pending is None and g.question is None, "positions are built between actions"
     check(g)
-    g.decisions.clear_memo()
+    g.table.changed()
 
 
 def check(g: Game) -> None:
@@ -49,7 +50,7 @@ def check(g: Game) -> None:
     s = g.state
     places = s.deck + [c for p in s.players for c in p.hand + p.discard] + \
         [c for pile in s.wild_piles.values() for c in pile]
-    assert sorted(c.id for c in places) == sorted(g.cards), "a card is missing or doubled"
+    assert sorted(c.id for c in places) == sorted(g.table.cards), "a card is missing or doubled"
     assert not any(c.wild for c in s.deck + [c for p in s.players for c in p.discard])
     for p in s.players:
         placed = sum(1 for seat in s.links.values() if seat == p.seat)
@@ -64,7 +65,7 @@ def check(g: Game) -> None:
 def set_player(g: Game, seat: int, *, money: int | None = None, income: int | None = None,
                vp: int | None = None, spent: int | None = None) -> Player:
     """Money (£), income track position (0–99, not the level), VP, money spent this round."""
-    p = g.player(seat)
+    p = g.table.player(seat)
     if money is not None:
         p.money = money
     if income is not None:
@@ -113,7 +114,7 @@ def _put_away(g: Game, p: Player, cards: list[Card], rest: str) -> None:
 def hand(g: Game, seat: int, faces: list[str], rest: str = "deck") -> list[Card]:
     """Give the player exactly these cards. Their old cards go to the bottom of the deck
     (rest="deck") or onto their own discard pile (rest="discard"); wild cards to their piles."""
-    p = g.player(seat)
+    p = g.table.player(seat)
     old, p.hand = p.hand, []
     _put_away(g, p, old, rest)
     chosen: list[Card] = []
@@ -126,7 +127,7 @@ def hand(g: Game, seat: int, faces: list[str], rest: str = "deck") -> list[Card]
 
 def card_id(g: Game, seat: int, face: str) -> str:
     """The id of a card of this face in the player's hand."""
-    return next(c.id for c in g.player(seat).hand if c.face == face)
+    return next(c.id for c in g.table.player(seat).hand if c.face == face)
 
 
 def deck(g: Game, faces: list[str] | None = None, size: int | None = None) -> None:
@@ -161,8 +162,8 @@ def last_cards(g: Game, hands: dict[int, list[str]]) -> None:
 def set_mat(g: Game, seat: int, industry: str, lowest_level: int | None) -> None:
     """The player's lowest tile of an industry left on the mat is the first of `lowest_level`
     (None: the industry's tiles are all gone)."""
-    stack = g.mat_stack(industry)
-    p = g.player(seat)
+    stack = g.table.mat_stack(industry)
+    p = g.table.player(seat)
     p.mat_used[industry] = len(stack) if lowest_level is None else \
         next(i for i, spec in enumerate(stack) if spec.level == lowest_level)
     _done(g)
@@ -173,8 +174,8 @@ def tile(g: Game, seat: int, slot: str, industry: str, level: int, *, flipped: b
     """Place a player's tile of this industry and level on a slot (taken off their mat: the mat's
     lowest tile of that industry is then above it). A producer gets its printed output for the
     current era unless `cubes` is given; a flipped tile has no cubes by default."""
-    p = g.player(seat)
-    stack = g.mat_stack(industry)
+    p = g.table.player(seat)
+    stack = g.table.mat_stack(industry)
     levels = [i for i, spec in enumerate(stack) if spec.level == level]
     if not levels:
         raise ValueError(f"{industry} has no level {level}")
@@ -183,12 +184,12 @@ def tile(g: Game, seat: int, slot: str, industry: str, level: int, *, flipped: b
         raise ValueError(f"player {seat} has no {industry} level {level} tile left on the mat")
     p.mat_used[industry] = max(used, levels[0]) + 1
     spec = stack[levels[0]]
-    the_slot = g._slots[slot]
+    the_slot = g.table.slots[slot]
     if industry not in the_slot.industries:
         raise ValueError(f"slot {slot} shows no {industry} icon")
     if cubes is None:
         produces = g.ruleset.industries[industry].produces
-        cubes = 0 if flipped or not produces else spec.output.get(g.era, 0)
+        cubes = 0 if flipped or not produces else spec.output.get(g.table.era, 0)
     old = g.state.tiles.get(slot)
     if old is not None:
         old.owner.removed += 1
@@ -199,7 +200,7 @@ def tile(g: Game, seat: int, slot: str, industry: str, level: int, *, flipped: b
 
 def link(g: Game, seat: int, *links: str) -> None:
     """Place links of a player (one of their link tiles each)."""
-    p = g.player(seat)
+    p = g.table.player(seat)
     for k in links:
         assert k not in g.state.links, f"{k} is taken"
         g.state.links[k] = seat
@@ -246,7 +247,7 @@ def era(g: Game, era_id: str, round: int | None = None) -> None:
     g.state.era_index = next(i for i, e in enumerate(g.ruleset.eras) if e.id == era_id)
     if round is not None:
         g.state.round = round
-    g._start_turn()
+    start_turn(g.table)
     _done(g)
 
 
@@ -261,7 +262,7 @@ def turn(g: Game, seat: int, *, order: list[int] | None = None, round: int | Non
     if round is not None:
         s.round = round
     s.turn_index = s.turn_order.index(seat)
-    g._start_turn()
+    start_turn(g.table)
     if actions_left is not None:
         s.actions_left = actions_left
     _done(g)
@@ -302,7 +303,7 @@ def pass_round(g: Game) -> None:
     start = (g.state.era_index, g.state.round)
     while (g.state.era_index, g.state.round) == start and g.question is None and not g.is_over:
         g.apply({"action": "pass"})
-        g.apply({"card": g.me.hand[0].id})
+        g.apply({"card": g.table.me.hand[0].id})
 
 
 def links_and_tiles_for_link_scoring(g: Game) -> None:

@@ -29,7 +29,7 @@ def test_R_BEER_01_tiles_that_need_no_beer() -> None:
     tile(g, 1, "birmingham/1", "manufacturer", 3)
     g.apply(sale(g, "birmingham/1"))
     assert g.state.tiles["birmingham/1"].flipped
-    assert g.player(1).income_position == 14
+    assert g.table.player(1).income_position == 14
 
 
 def test_R_BEER_01_a_tile_showing_beer_needs_it() -> None:
@@ -57,7 +57,7 @@ def test_R_BEER_02_own_brewery_anywhere_without_connection() -> None:
     g.apply(sale(g, "birmingham/1"))
     assert cubes(g, "stafford/0") == 1
     assert merchant_space(g, "oxford/0").has_beer
-    assert g.player(1).income_position == 15
+    assert g.table.player(1).income_position == 15
 
 
 def test_R_BEER_02_opponent_brewery_only_when_connected() -> None:
@@ -70,7 +70,7 @@ def test_R_BEER_02_opponent_brewery_only_when_connected() -> None:
     link(g, 2, "L09")
     g.apply(sale(g, "birmingham/1"))
     assert (cubes(g, "walsall/1"), g.state.tiles["walsall/1"].flipped) == (0, True)
-    assert (g.player(1).income_position, g.player(2).income_position) == (15, 14)
+    assert (g.table.player(1).income_position, g.table.player(2).income_position) == (15, 14)
 
 
 def test_R_BEER_02_merchant_barrel_only_of_the_merchant_sold_to() -> None:
@@ -97,7 +97,7 @@ def test_R_BEER_03_two_barrels_from_two_sources() -> None:
     link(g, 2, "L09")
     g.apply(sale(g, "birmingham/1"))
     assert (cubes(g, "stafford/0"), cubes(g, "walsall/1")) == (0, 0)
-    assert (g.player(1).income_position, g.player(2).income_position) == (10 + 2 + 4, 14)
+    assert (g.table.player(1).income_position, g.table.player(2).income_position) == (10 + 2 + 4, 14)
 
 
 def test_R_BEER_03_merchant_barrel_plus_own_brewery() -> None:
@@ -108,7 +108,7 @@ def test_R_BEER_03_merchant_barrel_plus_own_brewery() -> None:
     tile(g, 1, "stafford/0", "brewery", 2, cubes=2)
     g.apply(sale(g, "birmingham/1", beer=True))
     assert (cubes(g, "stafford/0"), merchant_space(g, "oxford/0").has_beer) == (1, False)
-    assert g.player(1).income_position == 10 + 2 + 2
+    assert g.table.player(1).income_position == 10 + 2 + 2
 
 
 def test_R_BEER_03_the_player_chooses_which_brewery() -> None:
@@ -133,7 +133,7 @@ def test_R_BEER_04_consumed_barrels_leave_and_a_flipped_brewery_has_none() -> No
     tile(g, 1, "stafford/0", "brewery", 1)
     g.apply(sale(g, "birmingham/1"))
     assert g.state.tiles["stafford/0"].flipped and cubes(g, "stafford/0") == 0
-    assert g.player(1).income_position == 19
+    assert g.table.player(1).income_position == 19
     tile(g, 1, "birmingham/3", "manufacturer", 2)
     assert "R-SELL-06" in refused(g, {"action": "sell", "card": card_id(g, 1, "coventry"),
                                       "sales": [{"tile": "birmingham/3", "merchant": "oxford/0",

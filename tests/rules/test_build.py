@@ -24,11 +24,11 @@ def test_R_BUILD_01_the_card_is_discarded() -> None:
     """R-BUILD-01: the Dudley card goes onto the discard pile; a used Wild Industry card back to its pile."""
     g = acting(cards=("dudley", "wild_industry", "coventry"))
     g.apply(build(g, "dudley", "coal", "dudley/0"))
-    assert faces(g.player(1).discard)[-1] == "dudley"
-    assert faces(g.player(1).hand) == ["wild_industry", "coventry"]
+    assert faces(g.table.player(1).discard)[-1] == "dudley"
+    assert faces(g.table.player(1).hand) == ["wild_industry", "coventry"]
     link(g, 1, "L04", "L06")
     g.apply(build(g, "wild_industry", "manufacturer", "birmingham/1"))
-    assert len(g.player(1).discard) == 2  # the setup card and Dudley
+    assert len(g.table.player(1).discard) == 2  # the setup card and Dudley
     assert len(g.state.wild_piles["wild_industry"]) == 4
 
 
@@ -37,9 +37,9 @@ def test_R_BUILD_02_location_card_builds_outside_the_network() -> None:
     Dudley (£5, 2 cubes kept: no merchant connection)."""
     g = acting()
     tile(g, 1, "cannock/0", "manufacturer", 1, flipped=True)
-    assert not g.in_network(g.player(1), "dudley")
+    assert not g.table.in_network(g.table.player(1), "dudley")
     g.apply(build(g, "dudley", "coal", "dudley/0"))
-    assert (g.player(1).money, cubes(g, "dudley/0")) == (12, 2)
+    assert (g.table.player(1).money, cubes(g, "dudley/0")) == (12, 2)
 
 
 def test_R_BUILD_02_location_card_only_for_its_location() -> None:
@@ -56,7 +56,7 @@ def test_R_BUILD_03_wild_location_not_at_a_farm_brewery() -> None:
     link(g, 1, "L16")
     assert "R-BUILD-03" in refused(g, build(g, "wild_location", "brewery", "farm_north/0"))
     g.apply(build(g, "wild_location", "brewery", "stafford/0"))
-    assert (g.player(1).money, cubes(g, "stafford/0")) == (10, 1)
+    assert (g.table.player(1).money, cubes(g, "stafford/0")) == (10, 1)
 
 
 def test_R_BUILD_04_industry_card_shows_the_industry() -> None:
@@ -78,7 +78,7 @@ def test_R_BUILD_04_dual_cotton_manufacturer_card_in_the_network() -> None:
     assert g.state.tiles["leek/0"].spec.id == "cotton/1"
     g.apply(build(g, "cotton_manufacturer", "manufacturer", "stoke_on_trent/2"))
     assert g.state.tiles["stoke_on_trent/2"].spec.id == "manufacturer/1"
-    assert g.player(1).money == 40 - 12 - 8 - 1
+    assert g.table.player(1).money == 40 - 12 - 8 - 1
 
 
 def test_R_BUILD_05_wild_industry_is_any_industry_card() -> None:
@@ -86,7 +86,7 @@ def test_R_BUILD_05_wild_industry_is_any_industry_card() -> None:
     g = acting(cards=("wild_industry", "dudley"))
     link(g, 1, "L09")
     g.apply(build(g, "wild_industry", "brewery", "walsall/1"))
-    assert (g.player(1).money, cubes(g, "walsall/1")) == (10, 1)
+    assert (g.table.player(1).money, cubes(g, "walsall/1")) == (10, 1)
 
 
 def test_R_BUILD_06_farm_brewery_with_a_brewery_card() -> None:
@@ -94,7 +94,7 @@ def test_R_BUILD_06_farm_brewery_with_a_brewery_card() -> None:
     g = acting(cards=("brewery", "dudley"))
     link(g, 1, "L16")
     g.apply(build(g, "brewery", "brewery", "farm_north/0"))
-    assert (g.player(1).money, cubes(g, "farm_north/0")) == (10, 1)
+    assert (g.table.player(1).money, cubes(g, "farm_north/0")) == (10, 1)
 
 
 def test_R_BUILD_06_farm_brewery_must_be_in_the_network() -> None:
@@ -109,7 +109,7 @@ def test_R_BUILD_07_no_tiles_industry_card_anywhere() -> None:
     network): £5, 2 cubes. Afterwards it may not build at Tamworth (now outside the network)."""
     g = acting(cards=("coal_mine", "coal_mine", "dudley"))
     g.apply(build(g, "coal_mine", "coal", "dudley/0"))
-    assert (g.player(1).money, cubes(g, "dudley/0")) == (12, 2)
+    assert (g.table.player(1).money, cubes(g, "dudley/0")) == (12, 2)
     assert "R-BUILD-04" in refused(g, build(g, "coal_mine", "coal", "tamworth/0"))
 
 
@@ -121,7 +121,7 @@ def test_R_BUILD_07_again_in_the_rail_era_after_the_level_1_tiles_left() -> None
     tile(g, 2, "dudley/0", "coal", 2, cubes=3)
     market(g, iron=10)  # full: the new works keeps its 4 iron
     g.apply(build(g, "iron_works", "iron", "dudley/1"))
-    assert (g.player(1).money, cubes(g, "dudley/1"), cubes(g, "dudley/0")) == (10, 4, 2)
+    assert (g.table.player(1).money, cubes(g, "dudley/1"), cubes(g, "dudley/0")) == (10, 4, 2)
 
 
 def test_R_BUILD_08_the_lowest_level_tile() -> None:
@@ -130,8 +130,8 @@ def test_R_BUILD_08_the_lowest_level_tile() -> None:
     set_mat(g, 1, "coal", 2)
     g.apply(build(g, "dudley", "coal", "dudley/0"))
     t = g.state.tiles["dudley/0"]
-    assert (t.spec.level, t.cubes, g.player(1).money) == (2, 3, 10)
-    assert g.player(1).mat_used["coal"] == 2
+    assert (t.spec.level, t.cubes, g.table.player(1).money) == (2, 3, 10)
+    assert g.table.player(1).mat_used["coal"] == 2
 
 
 def test_R_BUILD_09_single_icon_slot_first() -> None:
@@ -150,7 +150,7 @@ def test_R_BUILD_09_dual_slot_when_no_single_icon_slot_is_free() -> None:
     tile(g, 2, "birmingham/1", "manufacturer", 1)
     tile(g, 2, "birmingham/3", "manufacturer", 2)
     g.apply(build(g, "birmingham", "manufacturer", "birmingham/0"))
-    assert (g.player(1).money, g.state.tiles["birmingham/0"].owner.seat) == (8, 1)
+    assert (g.table.player(1).money, g.state.tiles["birmingham/0"].owner.seat) == (8, 1)
 
 
 def test_R_BUILD_09_no_slot_showing_the_icon() -> None:
@@ -169,7 +169,7 @@ def test_R_BUILD_10_pay_the_cost_and_consume_coal() -> None:
     g = acting(cards=("coalbrookdale", "dudley"))
     tile(g, 2, "coalbrookdale/2", "coal", 2)
     g.apply(build(g, "coalbrookdale", "iron", "coalbrookdale/1"))
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert (p1.money, p1.spent, cubes(g, "coalbrookdale/2"), cubes(g, "coalbrookdale/1")) == (14, 5, 2, 2)
 
 
@@ -181,7 +181,7 @@ def test_R_BUILD_10_not_enough_money() -> None:
     assert "R-BUILD-10" in refused(g, build(g, "birmingham", "manufacturer", "birmingham/1"))
     set_player(g, 1, money=9)
     g.apply(build(g, "birmingham", "manufacturer", "birmingham/1"))
-    assert g.player(1).money == 0
+    assert g.table.player(1).money == 0
 
 
 @pytest.mark.parametrize("industry, level, slot, era_id, expected", [
@@ -218,7 +218,7 @@ def test_R_BUILD_12_canal_one_own_tile_per_location() -> None:
     tile(g, 2, "coalbrookdale/2", "coal", 2)
     tile(g, 2, "coalbrookdale/0", "brewery", 1)
     g.apply(build(g, "coalbrookdale", "iron", "coalbrookdale/1"))
-    assert sorted(t.owner.seat for t in g.tiles_at("coalbrookdale")) == [1, 2, 2]
+    assert sorted(t.owner.seat for t in g.table.tiles_at("coalbrookdale")) == [1, 2, 2]
 
 
 def test_R_BUILD_12_rail_several_own_tiles_per_location() -> None:
@@ -227,8 +227,8 @@ def test_R_BUILD_12_rail_several_own_tiles_per_location() -> None:
     set_mat(g, 1, "iron", 2)
     tile(g, 1, "coalbrookdale/2", "coal", 2)
     g.apply(build(g, "coalbrookdale", "iron", "coalbrookdale/1"))
-    assert [t.owner.seat for t in g.tiles_at("coalbrookdale")] == [1, 1]
-    assert (cubes(g, "coalbrookdale/2"), g.player(1).money) == (2, 17 - 7 + 2)
+    assert [t.owner.seat for t in g.table.tiles_at("coalbrookdale")] == [1, 1]
+    assert (cubes(g, "coalbrookdale/2"), g.table.player(1).money) == (2, 17 - 7 + 2)
 
 
 @pytest.mark.parametrize("industry, level, slot", [("brewery", 4, "stafford/0"), ("pottery", 5, "stafford/1")])
@@ -248,7 +248,7 @@ def test_R_BUILD_13_pottery_v_in_the_rail_era() -> None:
     tile(g, 2, "cannock/1", "coal", 2)
     link(g, 2, "L17")
     g.apply(build(g, "stafford", "pottery", "stafford/1"))
-    assert (g.player(1).money, cubes(g, "cannock/1")) == (16, 1)
+    assert (g.table.player(1).money, cubes(g, "cannock/1")) == (16, 1)
 
 
 @pytest.mark.parametrize("industry, slot", [("cotton", "worcester/0"), ("coal", "dudley/0"), ("iron", "dudley/1"),
@@ -275,17 +275,17 @@ def test_R_BUILD_15_pottery_i_in_the_rail_era() -> None:
     set_player(g, 1, money=30)
     g.apply(build(g, "stafford", "pottery", "stafford/1"))
     assert g.state.tiles["stafford/1"].spec.id == "pottery/1"
-    assert g.player(1).money == 11
+    assert g.table.player(1).money == 11
 
 
 def test_R_BUILD_16_towns_without_cards_in_the_deck() -> None:
     """R-BUILD-16: at 2 players there is no Leek card, yet Leek can be built: Coal Mine I with a Coal
     Mine card (Leek in the network through Leek–Stoke-on-Trent), Cotton I with a Wild Location."""
     g = acting(cards=("coal_mine", "wild_location", "dudley"))
-    assert not any(c.face == "leek" for c in g.cards.values())
+    assert not any(c.face == "leek" for c in g.table.cards.values())
     link(g, 1, "L31")
     g.apply(build(g, "coal_mine", "coal", "leek/1"))
-    assert (cubes(g, "leek/1"), g.player(1).money) == (2, 12)
+    assert (cubes(g, "leek/1"), g.table.player(1).money) == (2, 12)
     g = acting(cards=("wild_location", "dudley"))
     g.apply(build(g, "wild_location", "cotton", "leek/0"))
     assert g.state.tiles["leek/0"].spec.id == "cotton/1"

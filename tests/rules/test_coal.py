@@ -33,7 +33,7 @@ def test_R_COAL_01_coal_needs_a_connected_source() -> None:
     link(g, 2, "L03")
     build_manufacturer(g)
     assert cubes(g, "coventry/1") == 1
-    assert (g.player(1).money, g.state.markets["coal"]) == (9, 13)
+    assert (g.table.player(1).money, g.state.markets["coal"]) == (9, 13)
 
 
 def test_R_COAL_02_the_closest_mine_first() -> None:
@@ -45,7 +45,7 @@ def test_R_COAL_02_the_closest_mine_first() -> None:
     link(g, 2, "L04", "L27")
     build_manufacturer(g)
     assert (cubes(g, "dudley/0"), cubes(g, "wolverhampton/1")) == (1, 3)
-    assert g.player(1).money == 9
+    assert g.table.player(1).money == 9
 
 
 def test_R_COAL_02_next_closest_when_the_closest_runs_out() -> None:
@@ -60,7 +60,7 @@ def test_R_COAL_02_next_closest_when_the_closest_runs_out() -> None:
     assert g.state.tiles["birmingham/1"].spec.level == 3
     assert (cubes(g, "dudley/0"), cubes(g, "wolverhampton/1")) == (0, 2)
     assert g.state.tiles["dudley/0"].flipped
-    assert (g.player(1).money, g.player(2).income_position, g.state.markets["coal"]) == (5, 14, 13)
+    assert (g.table.player(1).money, g.table.player(2).income_position, g.state.markets["coal"]) == (5, 14, 13)
 
 
 def test_R_COAL_02_equally_close_mines_the_player_chooses() -> None:
@@ -87,7 +87,7 @@ def test_R_COAL_03_market_coal_needs_a_merchant_connection_cheapest_first() -> N
     tile(g, 1, "cannock/1", "coal", 2)  # own mine, not connected: cannot be used
     link(g, 2, "L06")
     build_manufacturer(g)
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert (p1.money, p1.spent, g.state.markets["coal"], cubes(g, "cannock/1")) == (2, 15, 11, 3)
 
 
@@ -109,7 +109,7 @@ def test_R_COAL_03_a_merchant_without_a_tile_gives_market_access() -> None:
     link(g, 2, "L36")
     g.apply({"action": "build", "card": card_id(g, 1, "wild_location"), "industry": "manufacturer",
              "location": "stoke_on_trent", "slot": "stoke_on_trent/2"})
-    assert (g.player(1).money, g.state.markets["coal"]) == (8, 12)
+    assert (g.table.player(1).money, g.state.markets["coal"]) == (8, 12)
 
 
 def test_R_COAL_04_empty_coal_market_sells_at_8() -> None:
@@ -119,14 +119,14 @@ def test_R_COAL_04_empty_coal_market_sells_at_8() -> None:
     link(g, 2, "L06")
     market(g, coal=0)
     build_manufacturer(g)
-    assert (g.player(1).money, g.state.markets["coal"]) == (1, 0)
+    assert (g.table.player(1).money, g.state.markets["coal"]) == (1, 0)
     g = acting()
     link(g, 2, "L06")
     market(g, coal=1)
     set_mat(g, 1, "manufacturer", 3)
     set_player(g, 1, money=30)
     build_manufacturer(g)
-    assert (g.player(1).money, g.state.markets["coal"]) == (30 - 12 - 15, 0)
+    assert (g.table.player(1).money, g.state.markets["coal"]) == (30 - 12 - 15, 0)
 
 
 def test_R_COAL_05_consumed_coal_goes_to_the_supply_unpaid() -> None:
@@ -136,7 +136,7 @@ def test_R_COAL_05_consumed_coal_goes_to_the_supply_unpaid() -> None:
     tile(g, 2, "dudley/0", "coal", 1)
     link(g, 2, "L04")
     build_manufacturer(g)
-    assert (g.player(2).money, g.state.markets["coal"], cubes(g, "dudley/0")) == (17, 13, 1)
+    assert (g.table.player(2).money, g.state.markets["coal"], cubes(g, "dudley/0")) == (17, 13, 1)
     assert sum(t.cubes for t in g.state.tiles.values()) == 1
 
 
@@ -152,7 +152,7 @@ def test_R_COAL_06_no_farther_mine_and_no_market_while_a_closer_mine_has_coal() 
         g.apply(decision)
     assert g.question is None
     assert (cubes(g, "dudley/0"), cubes(g, "wolverhampton/1"), g.state.markets["coal"]) == (1, 3, 13)
-    assert g.player(1).money == 9
+    assert g.table.player(1).money == 9
 
 
 def test_R_COAL_07_rail_link_coal_distance_from_its_nearer_end() -> None:
@@ -170,7 +170,7 @@ def test_R_COAL_07_rail_link_coal_distance_from_its_nearer_end() -> None:
         g.apply(decision)
     assert g.question is None
     assert (cubes(g, "dudley/0"), cubes(g, "coventry/1")) == (1, 2)
-    assert (g.player(1).money, g.state.links["L04"]) == (12, 1)
+    assert (g.table.player(1).money, g.state.links["L04"]) == (12, 1)
 
 
 def test_R_COAL_03_the_mine_first_then_the_market_for_the_rest() -> None:
@@ -181,4 +181,4 @@ def test_R_COAL_03_the_mine_first_then_the_market_for_the_rest() -> None:
     tile(g, 2, "dudley/0", "coal", 1, cubes=1)
     link(g, 2, "L04", "L06")
     build_manufacturer(g)
-    assert (g.player(1).money, g.state.markets["coal"], g.player(2).income_position) == (4, 12, 14)
+    assert (g.table.player(1).money, g.state.markets["coal"], g.table.player(2).income_position) == (4, 12, 14)

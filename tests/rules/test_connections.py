@@ -14,8 +14,8 @@ def test_R_CONN_01_network_is_own_tiles_and_own_link_ends() -> None:
     link(g, 1, "L27")
     tile(g, 2, "cannock/1", "coal", 1, flipped=True)
     link(g, 2, "L19")
-    p1 = g.player(1)
-    assert {loc for loc in g.ruleset.locations if g.in_network(p1, loc)} == {"coalbrookdale", "dudley", "wolverhampton"}
+    p1 = g.table.player(1)
+    assert {loc for loc in g.ruleset.locations if g.table.in_network(p1, loc)} == {"coalbrookdale", "dudley", "wolverhampton"}
 
 
 def test_R_CONN_01_industry_card_builds_only_in_the_network() -> None:
@@ -32,7 +32,7 @@ def test_R_CONN_01_industry_card_builds_only_in_the_network() -> None:
     g.apply({"action": "build", "card": card_id(g, 1, "coal_mine"), "industry": "coal",
              "location": "wolverhampton", "slot": "wolverhampton/1"})
     assert g.state.tiles["wolverhampton/1"].owner.seat == 1
-    assert g.player(1).money == 12
+    assert g.table.player(1).money == 12
 
 
 def test_R_CONN_02_links_of_any_player_connect() -> None:
@@ -51,7 +51,7 @@ def test_R_CONN_02_links_of_any_player_connect() -> None:
     g.apply({"action": "sell", "card": card_id(g, 1, "birmingham"),
              "sales": [{"tile": "redditch/0", "merchant": "oxford/0", "merchant_beer": True}]})
     assert g.state.tiles["redditch/0"].flipped
-    assert g.player(1).income_position == 10 + 5 + 2  # Manufacturer I +5, Oxford barrel +2
+    assert g.table.player(1).income_position == 10 + 5 + 2  # Manufacturer I +5, Oxford barrel +2
 
 
 def test_R_CONN_02_distance_is_the_fewest_links_and_zero_to_itself() -> None:
@@ -60,13 +60,13 @@ def test_R_CONN_02_distance_is_the_fewest_links_and_zero_to_itself() -> None:
     g = new_game(2)
     link(g, 1, "L04", "L27")
     link(g, 2, "L09", "L39", "L22")
-    assert g.connected("birmingham", "birmingham")
-    g.network.update(g.state.links)
-    assert g.network.distance(["birmingham"], "birmingham") == 0
-    assert g.network.distance(["birmingham"], "wolverhampton") == 2
-    assert g.network.distance(["birmingham"], "coalbrookdale") == 3
-    assert g.network.distance(["birmingham"], "shrewsbury") is None
-    assert g.connected("walsall", "coalbrookdale") and not g.connected("walsall", "shrewsbury")
+    assert g.table.connected("birmingham", "birmingham")
+    g.table.network.update(g.state.links)
+    assert g.table.network.distance(["birmingham"], "birmingham") == 0
+    assert g.table.network.distance(["birmingham"], "wolverhampton") == 2
+    assert g.table.network.distance(["birmingham"], "coalbrookdale") == 3
+    assert g.table.network.distance(["birmingham"], "shrewsbury") is None
+    assert g.table.connected("walsall", "coalbrookdale") and not g.table.connected("walsall", "shrewsbury")
 
 
 def test_R_CONN_03_kidderminster_worcester_link_reaches_the_south_farm() -> None:
@@ -79,10 +79,10 @@ def test_R_CONN_03_kidderminster_worcester_link_reaches_the_south_farm() -> None
     assert [k for k, e in ends.items() if "farm_north" in e] == ["L16"]
     assert ends["L16"] == {"cannock", "farm_north"}
     link(g, 1, "L30")
-    p1 = g.player(1)
-    assert {loc for loc in g.ruleset.locations if g.in_network(p1, loc)} == {"kidderminster", "worcester", "farm_south"}
-    assert g.connected("farm_south", "kidderminster") and g.connected("worcester", "farm_south")
-    assert not g.connected("farm_north", "cannock")
+    p1 = g.table.player(1)
+    assert {loc for loc in g.ruleset.locations if g.table.in_network(p1, loc)} == {"kidderminster", "worcester", "farm_south"}
+    assert g.table.connected("farm_south", "kidderminster") and g.table.connected("worcester", "farm_south")
+    assert not g.table.connected("farm_north", "cannock")
 
 
 def test_R_CONN_03_opponent_farm_brewery_beer_over_the_kidderminster_worcester_link() -> None:
@@ -99,7 +99,7 @@ def test_R_CONN_03_opponent_farm_brewery_beer_over_the_kidderminster_worcester_l
     g.apply({"action": "sell", "card": card_id(g, 1, "birmingham"),
              "sales": [{"tile": "kidderminster/1", "merchant": "shrewsbury/0", "merchant_beer": False}]})
     assert g.state.tiles["farm_south/0"].flipped and g.state.tiles["farm_south/0"].cubes == 0
-    assert (g.player(1).income_position, g.player(2).income_position) == (15, 14)
+    assert (g.table.player(1).income_position, g.table.player(2).income_position) == (15, 14)
 
 
 def test_R_CONN_02_routes_through_a_merchant_location() -> None:
@@ -112,9 +112,9 @@ def test_R_CONN_02_routes_through_a_merchant_location() -> None:
     merchants(g, {"gloucester/0": "manufacturer"})
     tile(g, 1, "birmingham/1", "manufacturer", 1)
     link(g, 2, "L06", "L33", "L28")
-    assert g.connected("birmingham", "gloucester")
+    assert g.table.connected("birmingham", "gloucester")
     g.apply({"action": "sell", "card": card_id(g, 1, "dudley"),
              "sales": [{"tile": "birmingham/1", "merchant": "gloucester/0", "merchant_beer": True}],
              "answers": ["coal"]})
     assert g.state.tiles["birmingham/1"].flipped
-    assert (g.player(1).income_position, g.tiles_left(g.player(1), "coal")) == (15, 6)
+    assert (g.table.player(1).income_position, g.table.tiles_left(g.table.player(1), "coal")) == (15, 6)

@@ -25,11 +25,11 @@ def test_R_DEV_01_one_or_two_lowest_tiles_of_any_industries() -> None:
     two Cotton I (9 left, lowest still Cotton I); nothing goes on the board."""
     g = acting()
     g.apply(develop(g, "coal", "iron"))
-    p1 = g.player(1)
-    assert (g.tiles_left(p1, "coal"), g.tiles_left(p1, "iron")) == (6, 3)
-    assert (g.lowest_tile(p1, "coal").level, g.lowest_tile(p1, "iron").level) == (2, 2)
+    p1 = g.table.player(1)
+    assert (g.table.tiles_left(p1, "coal"), g.table.tiles_left(p1, "iron")) == (6, 3)
+    assert (g.table.lowest_tile(p1, "coal").level, g.table.lowest_tile(p1, "iron").level) == (2, 2)
     g.apply(develop(g, "cotton", "cotton", face="dudley"))
-    assert (g.tiles_left(p1, "cotton"), g.lowest_tile(p1, "cotton").level) == (9, 1)
+    assert (g.table.tiles_left(p1, "cotton"), g.table.lowest_tile(p1, "cotton").level) == (9, 1)
     assert g.state.tiles == {}
 
 
@@ -37,14 +37,14 @@ def test_R_DEV_01_only_one_tile() -> None:
     """R-DEV-01: a single tile may be developed (Brewery I: 6 left, £2 for the iron)."""
     g = acting()
     g.apply(develop(g, "brewery"))
-    assert (g.tiles_left(g.player(1), "brewery"), g.player(1).money) == (6, 15)
+    assert (g.table.tiles_left(g.table.player(1), "brewery"), g.table.player(1).money) == (6, 15)
 
 
 def test_R_DEV_02_one_iron_per_tile_from_the_market() -> None:
     """R-DEV-02: two tiles, no Iron Works: 2 iron bought at £2 + £2: £13; iron market 8 → 6."""
     g = acting()
     g.apply(develop(g, "coal", "manufacturer"))
-    assert (g.player(1).money, g.player(1).spent, g.state.markets["iron"]) == (13, 4, 6)
+    assert (g.table.player(1).money, g.table.player(1).spent, g.state.markets["iron"]) == (13, 4, 6)
 
 
 def test_R_DEV_02_one_iron_per_tile_from_iron_works() -> None:
@@ -52,7 +52,7 @@ def test_R_DEV_02_one_iron_per_tile_from_iron_works() -> None:
     g = acting()
     tile(g, 2, "dudley/1", "iron", 1, cubes=3)
     g.apply(develop(g, "coal", "manufacturer"))
-    assert (g.player(1).money, cubes(g, "dudley/1"), g.state.markets["iron"]) == (17, 1, 8)
+    assert (g.table.player(1).money, cubes(g, "dudley/1"), g.state.markets["iron"]) == (17, 1, 8)
 
 
 def test_R_DEV_03_lightbulb_potteries_cannot_be_developed() -> None:
@@ -63,8 +63,8 @@ def test_R_DEV_03_lightbulb_potteries_cannot_be_developed() -> None:
     set_mat(g, 1, "pottery", 2)
     refused(g, develop(g, "pottery", "pottery"))  # its reasons: see the next test
     g.apply(develop(g, "pottery"))
-    p1 = g.player(1)
-    assert (g.lowest_tile(p1, "pottery").level, g.tiles_left(p1, "pottery")) == (3, 3)
+    p1 = g.table.player(1)
+    assert (g.table.lowest_tile(p1, "pottery").level, g.table.tiles_left(p1, "pottery")) == (3, 3)
     assert "R-DEV-03" in refused(g, develop(g, "pottery", face="dudley"))
 
 
@@ -93,11 +93,11 @@ def test_R_DEV_04_develop_clears_level_1_tiles_in_the_rail_era() -> None:
     g.apply({"action": "develop", "card": card_id(g, 1, "dudley"),
              "tiles": [{"industry": "cotton"}, {"industry": "cotton"}]})
     g.apply({"action": "develop", "card": card_id(g, 1, "coventry"), "tiles": [{"industry": "cotton"}]})
-    assert g.lowest_tile(g.player(1), "cotton").level == 2
+    assert g.table.lowest_tile(g.table.player(1), "cotton").level == 2
     turn(g, 1)
     g.apply(build)
     assert g.state.tiles["worcester/0"].spec.id == "cotton/2"
-    assert (g.player(1).money, cubes(g, "kidderminster/0")) == (30 - 7 - 14, 2)
+    assert (g.table.player(1).money, cubes(g, "kidderminster/0")) == (30 - 7 - 14, 2)
 
 
 def test_R_DEV_02_no_develop_without_iron() -> None:

@@ -23,11 +23,11 @@ def test_R_ERA_01_the_era_ends_after_the_round_in_which_the_last_cards_are_playe
     turn(g, 1, order=[1, 2], round=10)
     last_cards(g, {1: ["birmingham"], 2: ["dudley", "coventry"]})
     g.apply({"action": "pass", "card": card_id(g, 1, "birmingham")})
-    assert (g.era, g.me.seat) == ("canal", 2)
+    assert (g.table.era, g.table.me.seat) == ("canal", 2)
     g.apply({"action": "pass", "card": card_id(g, 2, "dudley")})
-    assert g.era == "canal"
+    assert g.table.era == "canal"
     g.apply({"action": "pass", "card": card_id(g, 2, "coventry")})
-    assert (g.era, g.round) == ("rail", 1)
+    assert (g.table.era, g.table.round) == ("rail", 1)
 
 
 def test_R_ERA_01_not_while_a_player_still_holds_cards() -> None:
@@ -37,9 +37,9 @@ def test_R_ERA_01_not_while_a_player_still_holds_cards() -> None:
     turn(g, 1, order=[1, 2], round=10)
     last_cards(g, {1: ["birmingham"], 2: ["dudley", "coventry", "stafford"]})
     pass_round(g)
-    assert (g.era, g.round, g.me.seat, len(g.player(2).hand)) == ("canal", 11, 2, 1)
+    assert (g.table.era, g.table.round, g.table.me.seat, len(g.table.player(2).hand)) == ("canal", 11, 2, 1)
     pass_round(g)
-    assert (g.era, g.round) == ("rail", 1)
+    assert (g.table.era, g.table.round) == ("rail", 1)
 
 
 def test_R_ERA_02_links_score_the_link_icons_of_their_locations() -> None:
@@ -51,10 +51,10 @@ def test_R_ERA_02_links_score_the_link_icons_of_their_locations() -> None:
     g = last_canal_round()
     links_and_tiles_for_link_scoring(g)
     pass_round(g)
-    assert g.era == "rail"
-    assert (g.player(1).vp, g.player(2).vp) == (13, 14)
+    assert g.table.era == "rail"
+    assert (g.table.player(1).vp, g.table.player(2).vp) == (13, 14)
     assert g.state.links == {}
-    assert (g.player(1).links_left, g.player(2).links_left) == (14, 14)
+    assert (g.table.player(1).links_left, g.table.player(2).links_left) == (14, 14)
     scoring = next(e for e in g.state.log if e["event"] == "link scoring")
     assert {x["link"]: x["vp"] for x in scoring["links"]} == {"L04": 4, "L06": 4, "L36": 2, "L30": 4}
 
@@ -68,7 +68,7 @@ def test_R_ERA_03_flipped_tiles_score_their_vp_unflipped_score_nothing() -> None
     tile(g, 1, "birmingham/1", "manufacturer", 2)
     tile(g, 2, "cannock/1", "coal", 2, flipped=True)
     pass_round(g)
-    assert (g.player(1).vp, g.player(2).vp) == (14, 2)
+    assert (g.table.player(1).vp, g.table.player(2).vp) == (14, 2)
 
 
 def test_R_ERA_04_vp_beyond_100_keep_counting() -> None:
@@ -77,7 +77,7 @@ def test_R_ERA_04_vp_beyond_100_keep_counting() -> None:
     set_player(g, 1, vp=98)
     tile(g, 1, "worcester/0", "cotton", 4, flipped=True)
     pass_round(g)
-    assert g.player(1).vp == 110
+    assert g.table.player(1).vp == 110
 
 
 def test_R_ERA_05_level_1_tiles_leave_the_board_at_the_end_of_the_canal_era() -> None:
@@ -90,12 +90,12 @@ def test_R_ERA_05_level_1_tiles_leave_the_board_at_the_end_of_the_canal_era() ->
     tile(g, 2, "coalbrookdale/1", "iron", 2, flipped=True)
     mats = [dict(p.mat_used) for p in g.state.players]
     pass_round(g)
-    assert g.era == "rail"
+    assert g.table.era == "rail"
     assert sorted(g.state.tiles) == ["coalbrookdale/1", "stafford/0"]
     brewery, works = g.state.tiles["stafford/0"], g.state.tiles["coalbrookdale/1"]
     assert (brewery.flipped, brewery.cubes, works.flipped, works.cubes) == (False, 1, True, 0)
     assert [dict(p.mat_used) for p in g.state.players] == mats
-    assert (g.player(1).vp, g.player(2).vp) == (0, 5 + 5)  # scored before removal: Cotton I 5, Iron II 5
+    assert (g.table.player(1).vp, g.table.player(2).vp) == (0, 5 + 5)  # scored before removal: Cotton I 5, Iron II 5
 
 
 def test_R_ERA_05_only_at_the_end_of_the_canal_era() -> None:
@@ -108,7 +108,7 @@ def test_R_ERA_05_only_at_the_end_of_the_canal_era() -> None:
     pass_round(g)
     assert g.is_over
     assert sorted(g.state.tiles) == ["stafford/1"]
-    assert g.player(1).vp == 10
+    assert g.table.player(1).vp == 10
 
 
 def test_R_ERA_06_merchant_beer_refilled_beside_non_blank_tiles() -> None:
@@ -129,10 +129,10 @@ def test_R_ERA_07_discard_piles_become_the_new_deck_wild_cards_stay() -> None:
     g = last_canal_round(cards={1: ["wild_location"], 2: ["dudley"]})
     pass_round(g)
     s = g.state
-    assert (len(s.deck), len(g.player(1).hand), len(g.player(2).hand)) == (24, 8, 8)
-    assert (g.player(1).discard, g.player(2).discard) == ([], [])
+    assert (len(s.deck), len(g.table.player(1).hand), len(g.table.player(2).hand)) == (24, 8, 8)
+    assert (g.table.player(1).discard, g.table.player(2).discard) == ([], [])
     assert {k: len(v) for k, v in s.wild_piles.items()} == {"wild_location": 4, "wild_industry": 4}
-    cards = s.deck + g.player(1).hand + g.player(2).hand
+    cards = s.deck + g.table.player(1).hand + g.table.player(2).hand
     assert not any(c.wild for c in cards)
     assert len({c.id for c in cards}) == 40
     assert Counter(c.face for c in cards)["birmingham"] == 3
@@ -144,7 +144,7 @@ def test_R_ERA_08_new_hands_of_8_rail_era_in_the_last_turn_order() -> None:
     g = last_canal_round()
     set_player(g, 1, spent=5)
     pass_round(g)
-    assert (g.era, g.round, g.state.turn_order, g.me.seat, g.state.actions_left) == ("rail", 1, [2, 1], 2, 2)
+    assert (g.table.era, g.table.round, g.state.turn_order, g.table.me.seat, g.state.actions_left) == ("rail", 1, [2, 1], 2, 2)
     assert [len(p.hand) for p in g.state.players] == [8, 8]
 
 
@@ -154,9 +154,9 @@ def test_R_ERA_09_level_2_tiles_score_in_both_eras() -> None:
     g = last_canal_round()
     tile(g, 1, "worcester/0", "cotton", 2, flipped=True)
     pass_round(g)
-    assert (g.era, g.player(1).vp) == ("rail", 5)
+    assert (g.table.era, g.table.player(1).vp) == ("rail", 5)
     turn(g, 1, order=[1, 2], round=10)
     last_cards(g, {1: ["birmingham"], 2: ["dudley"]})
     pass_round(g)
     assert g.is_over
-    assert g.player(1).vp == 10
+    assert g.table.player(1).vp == 10

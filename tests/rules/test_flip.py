@@ -27,7 +27,7 @@ def test_R_FLIP_01_sold_industries_flip_when_sold(industry: str, slot: str, inco
     g.apply({"action": "sell", "card": card_id(g, 1, "dudley"),
              "sales": [{"tile": slot, "merchant": "oxford/0", "merchant_beer": True}]})
     assert g.state.tiles[slot].flipped
-    assert g.player(1).income_position == income + 2  # and the Oxford barrel
+    assert g.table.player(1).income_position == income + 2  # and the Oxford barrel
 
 
 def test_R_FLIP_02_coal_mine_flips_when_an_opponent_takes_its_last_coal() -> None:
@@ -39,7 +39,7 @@ def test_R_FLIP_02_coal_mine_flips_when_an_opponent_takes_its_last_coal() -> Non
     g.apply({"action": "build", "card": card_id(g, 1, "birmingham"), "industry": "manufacturer",
              "location": "birmingham", "slot": "birmingham/1"})
     assert g.state.tiles["dudley/0"].flipped and cubes(g, "dudley/0") == 0
-    assert (g.player(2).income_position, g.me.seat) == (17, 1)
+    assert (g.table.player(2).income_position, g.table.me.seat) == (17, 1)
 
 
 def test_R_FLIP_02_iron_works_flips_when_developing_takes_its_last_iron() -> None:
@@ -48,7 +48,7 @@ def test_R_FLIP_02_iron_works_flips_when_developing_takes_its_last_iron() -> Non
     tile(g, 2, "dudley/1", "iron", 2, cubes=1)
     g.apply({"action": "develop", "card": card_id(g, 1, "dudley"), "tiles": [{"industry": "coal"}]})
     assert g.state.tiles["dudley/1"].flipped
-    assert g.player(2).income_position == 13
+    assert g.table.player(2).income_position == 13
 
 
 def test_R_FLIP_02_brewery_flips_when_its_last_barrel_is_drunk() -> None:
@@ -62,7 +62,7 @@ def test_R_FLIP_02_brewery_flips_when_its_last_barrel_is_drunk() -> None:
     g.apply({"action": "sell", "card": card_id(g, 1, "dudley"),
              "sales": [{"tile": "birmingham/0", "merchant": "oxford/0", "merchant_beer": False}]})
     assert g.state.tiles["stafford/0"].flipped
-    assert g.player(1).income_position == 20
+    assert g.table.player(1).income_position == 20
 
 
 def test_R_FLIP_02_emptied_by_selling_to_the_market() -> None:
@@ -74,7 +74,7 @@ def test_R_FLIP_02_emptied_by_selling_to_the_market() -> None:
     g.apply({"action": "build", "card": card_id(g, 1, "coalbrookdale"), "industry": "iron",
              "location": "coalbrookdale", "slot": "coalbrookdale/1"})
     assert g.state.tiles["coalbrookdale/1"].flipped
-    assert (g.player(1).income_position, g.state.markets["iron"]) == (13, 10)
+    assert (g.table.player(1).income_position, g.state.markets["iron"]) == (13, 10)
 
 
 def test_R_FLIP_03_unflipped_tiles_give_no_vp_flipped_ones_do() -> None:
@@ -87,5 +87,5 @@ def test_R_FLIP_03_unflipped_tiles_give_no_vp_flipped_ones_do() -> None:
     tile(g, 1, "birmingham/1", "manufacturer", 2, flipped=True)
     set_player(g, 1, income=16)
     pass_round(g)
-    assert g.era == "rail"
-    assert (g.player(1).vp, g.player(1).income_position) == (5, 16)
+    assert g.table.era == "rail"
+    assert (g.table.player(1).vp, g.table.player(1).income_position) == (5, 16)

@@ -16,7 +16,7 @@ def test_R_INC_01_income_level_of_each_track_space(position: int, level: int) ->
     """R-INC-01: the level is the coin beside the marker's space (components.md §6)."""
     g = new_game(2)
     p = set_player(g, 1, income=position)
-    assert g.income_level(p) == level
+    assert g.table.income_level(p) == level
 
 
 def test_R_INC_01_track_has_100_spaces() -> None:
@@ -33,9 +33,9 @@ def test_R_INC_02_income_is_collected_or_paid_at_the_end_of_the_round() -> None:
     set_player(g, 2, money=17, income=7)
     set_player(g, 3, money=4, income=10)
     pass_round(g)
-    assert g.round == 3
-    assert [g.player(s).money for s in (1, 2, 3)] == [25, 14, 4]
-    assert [g.player(s).income_position for s in (1, 2, 3)] == [25, 7, 10]
+    assert g.table.round == 3
+    assert [g.table.player(s).money for s in (1, 2, 3)] == [25, 14, 4]
+    assert [g.table.player(s).income_position for s in (1, 2, 3)] == [25, 7, 10]
 
 
 def test_R_INC_03_income_is_collected_after_the_last_canal_round() -> None:
@@ -46,8 +46,8 @@ def test_R_INC_03_income_is_collected_after_the_last_canal_round() -> None:
     set_player(g, 1, money=17, income=25)
     set_player(g, 2, money=17, income=8)
     pass_round(g)
-    assert (g.era, g.round) == ("rail", 1)
-    assert (g.player(1).money, g.player(2).money) == (25, 15)
+    assert (g.table.era, g.table.round) == ("rail", 1)
+    assert (g.table.player(1).money, g.table.player(2).money) == (25, 15)
 
 
 def test_R_INC_03_no_income_after_the_last_round_of_the_game() -> None:
@@ -60,7 +60,7 @@ def test_R_INC_03_no_income_after_the_last_round_of_the_game() -> None:
     set_player(g, 2, money=17, income=8)
     pass_round(g)
     assert g.is_over
-    assert (g.player(1).money, g.player(2).money) == (17, 17)
+    assert (g.table.player(1).money, g.table.player(2).money) == (17, 17)
 
 
 def test_R_INC_04_flipping_moves_the_marker_by_spaces() -> None:
@@ -76,13 +76,13 @@ def test_R_INC_04_flipping_moves_the_marker_by_spaces() -> None:
     set_player(g, 1, income=30)
     g.apply({"action": "sell", "card": card_id(g, 1, "dudley"),
              "sales": [{"tile": "birmingham/0", "merchant": "oxford/0", "merchant_beer": False}]})
-    p1 = g.player(1)
-    assert (p1.income_position, g.income_level(p1)) == (35, 12)
+    p1 = g.table.player(1)
+    assert (p1.income_position, g.table.income_level(p1)) == (35, 12)
     tile(g, 1, "birmingham/1", "manufacturer", 2)  # Manufacturer II: +1 income, 1 beer
     merchants(g, {"oxford/0": "cotton", "oxford/1": "manufacturer"})
     g.apply({"action": "sell", "card": card_id(g, 1, "coventry"),
              "sales": [{"tile": "birmingham/1", "merchant": "oxford/1", "merchant_beer": True}]})
-    assert (p1.income_position, g.income_level(p1)) == (38, 13)
+    assert (p1.income_position, g.table.income_level(p1)) == (38, 13)
 
 
 def test_R_INC_05_income_stops_at_space_99() -> None:
@@ -96,8 +96,8 @@ def test_R_INC_05_income_stops_at_space_99() -> None:
     set_player(g, 1, income=97)
     g.apply({"action": "sell", "card": card_id(g, 1, "dudley"),
              "sales": [{"tile": "birmingham/0", "merchant": "oxford/0", "merchant_beer": True}]})
-    p1 = g.player(1)
-    assert (p1.income_position, g.income_level(p1)) == (99, 30)
+    p1 = g.table.player(1)
+    assert (p1.income_position, g.table.income_level(p1)) == (99, 30)
 
 
 def test_R_INC_06_income_scores_no_vp_at_game_end() -> None:
@@ -110,5 +110,5 @@ def test_R_INC_06_income_scores_no_vp_at_game_end() -> None:
     set_player(g, 2, income=10, vp=1)
     pass_round(g)
     assert g.is_over
-    assert (g.player(1).vp, g.player(2).vp) == (0, 1)
+    assert (g.table.player(1).vp, g.table.player(2).vp) == (0, 1)
     assert [s["seat"] for s in g.standings()] == [2, 1]

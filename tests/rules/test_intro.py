@@ -28,8 +28,8 @@ def test_R_INTRO_01_the_game_ends_after_the_canal_era_with_its_normal_scoring() 
     set_player(g, 1, money=20, income=20, vp=0)
     tile(g, 1, "birmingham/0", "cotton", 1, flipped=True)
     end_of_canal(g)
-    assert g.is_over and g.era == "canal"
-    p1 = g.player(1)
+    assert g.is_over and g.table.era == "canal"
+    p1 = g.table.player(1)
     # 5 (Cotton I, era scoring) + 5 (£20 / 4) + 5 (income level 5) + 0 (no level II+ tile)
     assert (p1.vp, p1.money) == (15, 20)
     assert not g.state.tiles  # level I tiles left the board at the end of the Canal Era
@@ -45,7 +45,7 @@ def test_R_INTRO_02_to_04_extra_scores() -> None:
     tile(g, 1, "birmingham/1", "manufacturer", 2, flipped=True)
     tile(g, 1, "birmingham/0", "cotton", 1, flipped=True)
     end_of_canal(g)
-    p1, p2 = g.player(1), g.player(2)
+    p1, p2 = g.table.player(1), g.table.player(2)
     assert p1.vp == 5 + 5 + 9 + 5 + 5   # era: Manufacturer II + Cotton I; intro: money, income, Manufacturer II again
     assert p2.vp == 2 + 15 - 3
     assert [s["seat"] for s in g.standings()] == [1, 2]
@@ -56,4 +56,4 @@ def test_R_INTRO_03_negative_income_cannot_take_vp_below_zero() -> None:
     g = intro_game()
     set_player(g, 2, money=0, income=0, vp=0)
     end_of_canal(g)
-    assert g.player(2).vp == 0
+    assert g.table.player(2).vp == 0

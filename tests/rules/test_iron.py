@@ -25,7 +25,7 @@ def test_R_IRON_01_iron_needs_no_connection() -> None:
     tile(g, 2, "coalbrookdale/1", "iron", 1)
     build_brewery(g)
     assert cubes(g, "coalbrookdale/1") == 3
-    assert (g.player(1).money, g.state.markets["iron"], g.state.tiles["stafford/0"].cubes) == (12, 8, 1)
+    assert (g.table.player(1).money, g.state.markets["iron"], g.state.tiles["stafford/0"].cubes) == (12, 8, 1)
 
 
 def test_R_IRON_02_any_iron_works_the_player_chooses() -> None:
@@ -40,7 +40,7 @@ def test_R_IRON_02_any_iron_works_the_player_chooses() -> None:
     assert sorted(d["answer"] for d in g.legal_actions()) == ["coalbrookdale/1", "dudley/1"]
     g.apply({"answer": "coalbrookdale/1"})
     assert (cubes(g, "dudley/1"), cubes(g, "coalbrookdale/1")) == (2, 2)
-    assert g.player(1).money == 12
+    assert g.table.player(1).money == 12
 
 
 def test_R_IRON_02_each_cube_from_a_different_works() -> None:
@@ -51,7 +51,7 @@ def test_R_IRON_02_each_cube_from_a_different_works() -> None:
     g.apply({"action": "develop", "card": card_id(g, 1, "dudley"),
              "tiles": [{"industry": "coal"}, {"industry": "cotton"}], "answers": ["dudley/1", "coalbrookdale/1"]})
     assert (cubes(g, "dudley/1"), cubes(g, "coalbrookdale/1")) == (1, 2)
-    assert (g.player(1).money, g.player(1).mat_used) == (17, {"iron": 2, "coal": 1, "cotton": 1})
+    assert (g.table.player(1).money, g.table.player(1).mat_used) == (17, {"iron": 2, "coal": 1, "cotton": 1})
 
 
 def test_R_IRON_03_market_only_without_any_iron_works_no_connection_needed() -> None:
@@ -60,7 +60,7 @@ def test_R_IRON_03_market_only_without_any_iron_works_no_connection_needed() -> 
     g = acting()
     tile(g, 2, "dudley/1", "iron", 1, flipped=True)  # a flipped works holds no iron
     build_brewery(g)
-    assert (g.player(1).money, g.player(1).spent, g.state.markets["iron"]) == (10, 7, 7)
+    assert (g.table.player(1).money, g.table.player(1).spent, g.state.markets["iron"]) == (10, 7, 7)
 
 
 def test_R_IRON_03_market_not_used_while_a_works_has_iron() -> None:
@@ -68,7 +68,7 @@ def test_R_IRON_03_market_not_used_while_a_works_has_iron() -> None:
     g = acting()
     tile(g, 2, "dudley/1", "iron", 1, cubes=1)
     build_brewery(g)
-    assert (g.state.markets["iron"], cubes(g, "dudley/1"), g.player(1).money) == (8, 0, 12)
+    assert (g.state.markets["iron"], cubes(g, "dudley/1"), g.table.player(1).money) == (8, 0, 12)
     assert g.state.tiles["dudley/1"].flipped
 
 
@@ -78,12 +78,12 @@ def test_R_IRON_03_empty_iron_market_sells_at_6() -> None:
     g = acting()
     market(g, iron=0)
     build_brewery(g)
-    assert (g.player(1).money, g.state.markets["iron"]) == (6, 0)
+    assert (g.table.player(1).money, g.state.markets["iron"]) == (6, 0)
     g = acting()
     market(g, iron=1)
     g.apply({"action": "develop", "card": card_id(g, 1, "dudley"),
              "tiles": [{"industry": "coal"}, {"industry": "cotton"}]})
-    assert (g.player(1).money, g.state.markets["iron"]) == (17 - 11, 0)
+    assert (g.table.player(1).money, g.state.markets["iron"]) == (17 - 11, 0)
 
 
 def test_R_IRON_04_consumed_iron_goes_to_the_general_supply() -> None:
@@ -93,7 +93,7 @@ def test_R_IRON_04_consumed_iron_goes_to_the_general_supply() -> None:
     tile(g, 2, "dudley/1", "iron", 1, cubes=3)
     set_player(g, 2, money=17)
     build_brewery(g)
-    assert (g.player(2).money, g.state.markets["iron"], cubes(g, "dudley/1")) == (17, 8, 2)
+    assert (g.table.player(2).money, g.state.markets["iron"], cubes(g, "dudley/1")) == (17, 8, 2)
     assert sum(t.cubes for t in g.state.tiles.values() if t.spec.industry == "iron") == 2
 
 
@@ -104,4 +104,4 @@ def test_R_IRON_03_works_first_then_the_market_for_the_rest() -> None:
     tile(g, 2, "dudley/1", "iron", 1, cubes=1)
     g.apply({"action": "develop", "card": card_id(g, 1, "dudley"),
              "tiles": [{"industry": "coal"}, {"industry": "cotton"}]})
-    assert (g.player(1).money, g.state.markets["iron"], g.player(2).income_position) == (15, 7, 13)
+    assert (g.table.player(1).money, g.state.markets["iron"], g.table.player(2).income_position) == (15, 7, 13)

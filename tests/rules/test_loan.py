@@ -27,8 +27,8 @@ def test_R_LOAN_01_three_levels_down_to_the_top_space(before: int, after: int, l
     turn(g, 1, order=[1, 2], round=2)
     set_player(g, 1, income=before)
     take_loan(g)
-    p1 = g.player(1)
-    assert (p1.money, p1.income_position, g.income_level(p1)) == (47, after, level)
+    p1 = g.table.player(1)
+    assert (p1.money, p1.income_position, g.table.income_level(p1)) == (47, after, level)
     assert p1.discard[-1].face == "birmingham"
 
 
@@ -42,7 +42,7 @@ def test_R_LOAN_02_no_loan_below_level_minus_10(position: int) -> None:
     rules = refused(g, {"action": "loan", "card": card_id(g, 1, "birmingham")})
     assert rules == ["R-LOAN-02"]
     assert {"action": "loan"} not in g.legal_actions()
-    assert (g.player(1).money, g.player(1).income_position) == (17, position)
+    assert (g.table.player(1).money, g.table.player(1).income_position) == (17, position)
 
 
 def test_R_LOAN_03_the_loan_is_not_money_spent() -> None:
@@ -53,11 +53,11 @@ def test_R_LOAN_03_the_loan_is_not_money_spent() -> None:
     turn(g, 2, order=[2, 1], round=2, actions_left=1)
     set_player(g, 2, spent=1)
     take_loan(g, seat=2)
-    p2 = g.player(2)
+    p2 = g.table.player(2)
     assert (p2.money, p2.spent) == (47, 1)
     turn(g, 1, order=[2, 1], round=2, actions_left=1)
     take_loan(g, seat=1)
-    p1 = g.player(1)
-    assert g.round == 3  # player 1's loan was the last action of round 2
+    p1 = g.table.player(1)
+    assert g.table.round == 3  # player 1's loan was the last action of round 2
     assert g.state.turn_order == [1, 2]
     assert (p1.money, p2.money) == (44, 44)

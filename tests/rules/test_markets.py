@@ -26,7 +26,7 @@ def test_R_MKT_01_connected_coal_mine_fills_the_dearest_empty_spaces() -> None:
     market(g, coal=10)
     link(g, 2, "L04", "L06")
     build(g, "dudley", "coal", "dudley/0")
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert (p1.money, g.state.markets["coal"], cubes(g, "dudley/0")) == (15, 13, 0)
     assert g.state.tiles["dudley/0"].flipped and p1.income_position == 17
     assert p1.spent == 7
@@ -37,7 +37,7 @@ def test_R_MKT_01_as_many_as_the_market_takes() -> None:
     g = acting()
     link(g, 2, "L04", "L06")
     build(g, "dudley", "coal", "dudley/0")
-    assert (g.player(1).money, g.state.markets["coal"], cubes(g, "dudley/0")) == (13, 14, 1)
+    assert (g.table.player(1).money, g.state.markets["coal"], cubes(g, "dudley/0")) == (13, 14, 1)
     assert not g.state.tiles["dudley/0"].flipped
 
 
@@ -48,7 +48,7 @@ def test_R_MKT_01_merchant_location_without_a_merchant_tile() -> None:
     link(g, 2, "L31", "L36")
     assert not any(m.location == "warrington" for m in g.state.merchants)
     build(g, "wild_location", "coal", "leek/1")
-    assert (g.player(1).money, g.state.markets["coal"], cubes(g, "leek/1")) == (13, 14, 1)
+    assert (g.table.player(1).money, g.state.markets["coal"], cubes(g, "leek/1")) == (13, 14, 1)
 
 
 def test_R_MKT_02_iron_works_sells_regardless_of_connection() -> None:
@@ -59,7 +59,7 @@ def test_R_MKT_02_iron_works_sells_regardless_of_connection() -> None:
     tile(g, 2, "coalbrookdale/2", "coal", 2)
     market(g, iron=5)
     build(g, "coalbrookdale", "iron", "coalbrookdale/1")
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert (p1.money, g.state.markets["iron"], cubes(g, "coalbrookdale/1")) == (20, 9, 0)
     assert g.state.tiles["coalbrookdale/1"].flipped and p1.income_position == 13
 
@@ -71,7 +71,7 @@ def test_R_MKT_03_emptied_by_the_market_sale_flips_and_raises_income() -> None:
     market(g, coal=12)
     link(g, 2, "L04", "L06")
     build(g, "dudley", "coal", "dudley/0")
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert (p1.money, p1.income_position, g.state.tiles["dudley/0"].flipped) == (14, 14, True)
 
 
@@ -83,7 +83,7 @@ def test_R_MKT_04_only_during_the_build_action() -> None:
     market(g, coal=10)
     build(g, "redditch", "coal", "redditch/0")
     g.apply({"action": "network", "card": card_id(g, 1, "dudley"), "links": [{"link": "L33"}]})
-    assert (cubes(g, "redditch/0"), g.state.markets["coal"], g.player(1).money) == (3, 10, 17 - 7 - 3)
+    assert (cubes(g, "redditch/0"), g.state.markets["coal"], g.table.player(1).money) == (3, 10, 17 - 7 - 3)
 
 
 def test_R_MKT_05_unconnected_coal_mine_keeps_its_cubes() -> None:
@@ -94,4 +94,4 @@ def test_R_MKT_05_unconnected_coal_mine_keeps_its_cubes() -> None:
     market(g, coal=5)
     link(g, 2, "L04")
     build(g, "dudley", "coal", "dudley/0")
-    assert (cubes(g, "dudley/0"), g.state.markets["coal"], g.player(1).money) == (3, 5, 10)
+    assert (cubes(g, "dudley/0"), g.state.markets["coal"], g.table.player(1).money) == (3, 5, 10)

@@ -31,8 +31,8 @@ def test_R_MERCH_01_gloucester_develops_a_tile_without_iron() -> None:
     options = sorted(d["answer"] for d in g.legal_actions())
     assert options == ["brewery", "coal", "cotton", "iron", "manufacturer"]
     g.apply({"answer": "iron"})
-    p1 = g.player(1)
-    assert (g.tiles_left(p1, "iron"), g.lowest_tile(p1, "iron").level) == (3, 2)
+    p1 = g.table.player(1)
+    assert (g.table.tiles_left(p1, "iron"), g.table.lowest_tile(p1, "iron").level) == (3, 2)
     assert (p1.money, g.state.markets["iron"], p1.income_position) == (17, 8, 15)
     assert merchant_space(g, "gloucester/0").has_beer is False
 
@@ -44,7 +44,7 @@ def test_R_MERCH_01_gloucester_may_take_pottery_ii() -> None:
     tile(g, 1, "worcester/0", "cotton", 1)
     link(g, 2, "L29")
     g.apply(sell(g, "worcester/0", "gloucester/1", answers=["pottery"]))
-    assert g.lowest_tile(g.player(1), "pottery").level == 3
+    assert g.table.lowest_tile(g.table.player(1), "pottery").level == 3
     assert g.state.markets["iron"] == 8
 
 
@@ -57,7 +57,7 @@ def test_R_MERCH_02_oxford_two_income_spaces() -> None:
     link(g, 2, "L06")
     set_player(g, 1, income=40)
     g.apply(sell(g, "birmingham/0", "oxford/1"))
-    assert (g.player(1).income_position, g.income_level(g.player(1))) == (44, 15)
+    assert (g.table.player(1).income_position, g.table.income_level(g.table.player(1))) == (44, 15)
 
 
 def test_R_MERCH_03_nottingham_three_vp() -> None:
@@ -66,7 +66,7 @@ def test_R_MERCH_03_nottingham_three_vp() -> None:
     tile(g, 1, "derby/0", "cotton", 1)
     link(g, 2, "L24")
     g.apply(sell(g, "derby/0", "nottingham/0"))
-    assert (g.player(1).vp, g.player(1).income_position) == (3, 15)
+    assert (g.table.player(1).vp, g.table.player(1).income_position) == (3, 15)
 
 
 def test_R_MERCH_03_shrewsbury_four_vp() -> None:
@@ -75,7 +75,7 @@ def test_R_MERCH_03_shrewsbury_four_vp() -> None:
     tile(g, 1, "kidderminster/1", "cotton", 1)
     link(g, 2, "L20", "L21")
     g.apply(sell(g, "kidderminster/1", "shrewsbury/0"))
-    assert (g.player(1).vp, g.player(1).income_position) == (4, 15)
+    assert (g.table.player(1).vp, g.table.player(1).income_position) == (4, 15)
 
 
 def test_R_MERCH_04_warrington_five_pounds() -> None:
@@ -85,5 +85,5 @@ def test_R_MERCH_04_warrington_five_pounds() -> None:
     tile(g, 1, "stoke_on_trent/2", "manufacturer", 1)
     link(g, 2, "L36")
     g.apply(sell(g, "stoke_on_trent/2", "warrington/0"))
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert (p1.money, p1.spent, p1.vp, p1.income_position) == (22, 0, 0, 15)

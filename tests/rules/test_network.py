@@ -28,7 +28,7 @@ def test_R_LINK_01_next_to_the_network() -> None:
     tile(g, 1, "birmingham/1", "manufacturer", 1, flipped=True)
     assert "R-LINK-01" in refused(g, network(g, "L27"))
     g.apply(network(g, "L04"))
-    assert (g.state.links, g.player(1).money, g.player(1).links_left) == ({"L04": 1}, 14, 13)
+    assert (g.state.links, g.table.player(1).money, g.table.player(1).links_left) == ({"L04": 1}, 14, 13)
 
 
 def test_R_LINK_01_an_occupied_line_is_refused() -> None:
@@ -53,7 +53,7 @@ def test_R_LINK_02_canal_one_link_for_3() -> None:
     tile(g, 1, "birmingham/1", "manufacturer", 1, flipped=True)
     assert "R-LINK-02" in refused(g, network(g, "L04", "L10"))
     g.apply(network(g, "L04"))
-    assert (g.player(1).money, g.player(1).spent, g.player(1).links_left, g.me.seat) == (14, 3, 13, 1)
+    assert (g.table.player(1).money, g.table.player(1).spent, g.table.player(1).links_left, g.table.me.seat) == (14, 3, 13, 1)
 
 
 def test_R_LINK_03_rail_one_link_for_5_and_a_coal() -> None:
@@ -62,7 +62,7 @@ def test_R_LINK_03_rail_one_link_for_5_and_a_coal() -> None:
     tile(g, 1, "birmingham/1", "manufacturer", 2, flipped=True)
     tile(g, 2, "dudley/0", "coal", 2, cubes=3)
     g.apply(network(g, "L04"))
-    assert (g.player(1).money, cubes(g, "dudley/0"), g.player(1).links_left) == (12, 2, 13)
+    assert (g.table.player(1).money, cubes(g, "dudley/0"), g.table.player(1).links_left) == (12, 2, 13)
 
 
 def test_R_LINK_03_rail_two_links_for_15_a_beer_and_two_coal() -> None:
@@ -73,7 +73,7 @@ def test_R_LINK_03_rail_two_links_for_15_a_beer_and_two_coal() -> None:
     tile(g, 2, "dudley/0", "coal", 2, cubes=3)
     tile(g, 1, "stafford/0", "brewery", 2, cubes=2)
     g.apply(network(g, "L04", "L26"))
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert (p1.money, p1.spent, cubes(g, "dudley/0"), cubes(g, "stafford/0"), p1.links_left) == (15, 15, 1, 1, 12)
 
 
@@ -94,7 +94,7 @@ def test_R_LINK_04_market_coal_through_a_merchant() -> None:
     g = acting("rail")
     tile(g, 1, "birmingham/1", "manufacturer", 2, flipped=True)
     g.apply(network(g, "L06"))
-    assert (g.player(1).money, g.state.markets["coal"]) == (11, 12)
+    assert (g.table.player(1).money, g.state.markets["coal"]) == (11, 12)
 
 
 def test_R_LINK_05_merchant_beer_cannot_pay_for_the_second_rail() -> None:
@@ -116,7 +116,7 @@ def test_R_LINK_05_opponent_brewery_connected_to_the_second_link() -> None:
     tile(g, 2, "farm_south/0", "brewery", 2, cubes=2)
     link(g, 2, "L30")
     g.apply(network(g, "L04", "L26"))
-    assert (cubes(g, "farm_south/0"), cubes(g, "dudley/0"), g.player(1).money) == (1, 1, 15)
+    assert (cubes(g, "farm_south/0"), cubes(g, "dudley/0"), g.table.player(1).money) == (1, 1, 15)
 
 
 def test_R_LINK_05_opponent_brewery_not_connected() -> None:
@@ -137,7 +137,7 @@ def test_R_LINK_06_two_network_actions_four_rail_links() -> None:
     tile(g, 1, "stafford/0", "brewery", 2, cubes=2)
     g.apply(network(g, "L04", "L26"))
     g.apply(network(g, "L27", "L20", face="dudley"))
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert sorted(g.state.links) == ["L04", "L20", "L26", "L27"]
     assert (p1.money, p1.links_left, cubes(g, "dudley/0"), cubes(g, "stafford/0")) == (10, 10, 1, 0)
     assert p1.income_position == 15
@@ -174,7 +174,7 @@ def test_R_BUILD_07_no_tiles_any_line_but_a_rail_link_still_needs_coal() -> None
     tile(g, 2, "stafford/0", "brewery", 2, cubes=2)
     assert "R-LINK-04" in refused(g, network(g, "L27"))
     g.apply(network(g, "L06"))
-    assert (g.state.links, g.player(1).money, g.state.markets["coal"]) == ({"L06": 1}, 11, 12)
+    assert (g.state.links, g.table.player(1).money, g.state.markets["coal"]) == ({"L06": 1}, 11, 12)
 
 
 def test_R_LINK_02_no_network_action_without_a_link() -> None:

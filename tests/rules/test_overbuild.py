@@ -26,7 +26,7 @@ def test_R_OVER_01_own_tile_replaced_by_a_higher_level_of_the_same_industry() ->
     tile(g, 1, "dudley/0", "coal", 1, flipped=True)
     g.apply(build(g, "dudley", "coal", "dudley/0"))
     t = g.state.tiles["dudley/0"]
-    assert (t.spec.level, t.cubes, t.flipped, g.player(1).money) == (2, 3, False, 10)
+    assert (t.spec.level, t.cubes, t.flipped, g.table.player(1).money) == (2, 3, False, 10)
 
 
 def test_R_OVER_01_not_another_industry_nor_the_same_level() -> None:
@@ -37,7 +37,7 @@ def test_R_OVER_01_not_another_industry_nor_the_same_level() -> None:
     assert "R-OVER-01" in refused(g, build(g, "coventry", "coal", "coventry/1"))
     g = acting()
     tile(g, 1, "dudley/0", "coal", 2, flipped=True)
-    assert g.lowest_tile(g.player(1), "coal").level == 2
+    assert g.table.lowest_tile(g.table.player(1), "coal").level == 2
     assert "R-OVER-01" in refused(g, build(g, "dudley", "coal", "dudley/0"))
 
 
@@ -50,7 +50,7 @@ def test_R_OVER_02_own_tile_of_any_industry_its_cubes_leave() -> None:
     set_mat(g, 1, "cotton", 2)
     link(g, 2, "L29")
     g.apply(build(g, "worcester", "cotton", "worcester/0"))
-    assert (g.state.tiles["worcester/0"].spec.level, g.player(1).money) == (2, 2)
+    assert (g.state.tiles["worcester/0"].spec.level, g.table.player(1).money) == (2, 2)
     g = acting()
     tile(g, 1, "dudley/0", "coal", 1, cubes=1)
     g.apply(build(g, "dudley", "coal", "dudley/0"))
@@ -74,7 +74,7 @@ def test_R_OVER_03_opponent_mine_only_when_no_coal_is_left_anywhere() -> None:
     market(g, coal=0)
     g.apply(build(g, "dudley", "coal", "dudley/0"))
     t = g.state.tiles["dudley/0"]
-    assert (t.owner.seat, t.spec.level, t.cubes, g.player(1).money) == (1, 2, 3, 10)
+    assert (t.owner.seat, t.spec.level, t.cubes, g.table.player(1).money) == (1, 2, 3, 10)
 
 
 def test_R_OVER_03_opponent_iron_works_only_when_no_iron_is_left() -> None:
@@ -88,7 +88,7 @@ def test_R_OVER_03_opponent_iron_works_only_when_no_iron_is_left() -> None:
     assert "R-OVER-03" in refused(g, build(g, "dudley", "iron", "dudley/1"))
     market(g, iron=0)
     g.apply(build(g, "dudley", "iron", "dudley/1"))
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert (p1.money, p1.income_position, g.state.markets["iron"], cubes(g, "dudley/0")) == (28, 13, 4, 2)
 
 
@@ -114,12 +114,12 @@ def test_R_OVER_04_overbuilt_tile_leaves_owner_keeps_income_and_vp() -> None:
     set_mat(g, 1, "coal", 2)
     market(g, coal=0)
     g.apply(build(g, "dudley", "coal", "dudley/0"))
-    assert (g.player(2).income_position, g.player(2).vp) == (14, 6)
+    assert (g.table.player(2).income_position, g.table.player(2).vp) == (14, 6)
     assert g.state.tiles["dudley/0"].owner.seat == 1
-    assert g.player(2).removed == 1
+    assert g.table.player(2).removed == 1
     pass_round(g)
-    assert g.era == "rail"
-    assert g.player(2).vp == 6
+    assert g.table.era == "rail"
+    assert g.table.player(2).vp == 6
 
 
 def test_R_OVER_05_canal_own_tile_yes_opponent_mine_where_you_have_a_tile_no() -> None:
@@ -134,7 +134,7 @@ def test_R_OVER_05_canal_own_tile_yes_opponent_mine_where_you_have_a_tile_no() -
     g = acting()
     tile(g, 1, "dudley/0", "coal", 1, flipped=True)
     g.apply(build(g, "dudley", "coal", "dudley/0"))
-    assert [t.owner.seat for t in g.tiles_at("dudley")] == [1]
+    assert [t.owner.seat for t in g.table.tiles_at("dudley")] == [1]
 
 
 def test_R_OVER_06_overbuilding_mine_sells_to_the_empty_market() -> None:
@@ -146,7 +146,7 @@ def test_R_OVER_06_overbuilding_mine_sells_to_the_empty_market() -> None:
     market(g, coal=0)
     link(g, 2, "L04", "L06")
     g.apply(build(g, "dudley", "coal", "dudley/0"))
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert (p1.money, p1.income_position, g.state.markets["coal"], cubes(g, "dudley/0")) == (30, 17, 3, 0)
 
 
@@ -156,5 +156,5 @@ def test_R_OVER_01_overbuilding_ignores_the_slot_preference() -> None:
     g = acting(cards=("birmingham", "dudley"))
     tile(g, 1, "birmingham/0", "manufacturer", 1, flipped=True)
     g.apply(build(g, "birmingham", "manufacturer", "birmingham/0"))
-    assert (g.state.tiles["birmingham/0"].spec.level, g.player(1).money) == (2, 5)
+    assert (g.state.tiles["birmingham/0"].spec.level, g.table.player(1).money) == (2, 5)
     assert "birmingham/1" not in g.state.tiles

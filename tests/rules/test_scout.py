@@ -17,7 +17,7 @@ def test_R_SCOUT_01_three_cards_for_two_wild_cards() -> None:
     turn(g, 1, order=[1, 2], round=2)
     hand(g, 1, ["birmingham", "dudley", "coventry", "stafford", "cannock"])
     scout(g)
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert sorted(faces(p1.hand)) == ["cannock", "stafford", "wild_industry", "wild_location"]
     assert faces(p1.discard)[1:] == ["birmingham", "dudley", "coventry"]
     assert {k: len(v) for k, v in g.state.wild_piles.items()} == {"wild_location": 3, "wild_industry": 3}
@@ -66,6 +66,6 @@ def test_R_SCOUT_03_wild_location_is_any_town_but_not_a_farm_brewery() -> None:
     g.apply({"action": "build", "card": card_id(g, 1, "wild_industry"), "industry": "brewery",
              "location": "farm_north", "slot": "farm_north/0"})
     assert g.state.tiles["farm_north/0"].cubes == 1
-    assert g.player(1).money == 17 - 5 - 2
+    assert g.table.player(1).money == 17 - 5 - 2
     assert len(g.state.wild_piles["wild_industry"]) == 4  # back on its pile
-    assert faces(g.player(1).hand) == ["wild_location"]
+    assert faces(g.table.player(1).hand) == ["wild_location"]

@@ -30,7 +30,7 @@ def test_R_SELL_01_any_card() -> None:
     hand(g, 1, ["coal_mine", "dudley"])
     tile(g, 1, "birmingham/0", "cotton", 1)
     g.apply(sell(g, ("birmingham/0", "oxford/0", True), face="coal_mine"))
-    assert faces(g.player(1).discard)[-1] == "coal_mine"
+    assert faces(g.table.player(1).discard)[-1] == "coal_mine"
     assert g.state.tiles["birmingham/0"].flipped
 
 
@@ -45,7 +45,7 @@ def test_R_SELL_02_merchant_must_show_the_icon(merchant_tile: str, ok: bool) -> 
     action = sell(g, ("birmingham/0", "oxford/0", False))
     if ok:
         g.apply(action)
-        assert g.player(1).income_position == 15
+        assert g.table.player(1).income_position == 15
     else:
         assert "R-SELL-02" in refused(g, action)
 
@@ -98,10 +98,10 @@ def test_R_SELL_03_merchant_barrel_is_optional_and_gives_the_bonus() -> None:
     link(g, 2, "L10")
     tile(g, 1, "stafford/0", "brewery", 2, cubes=2)
     g.apply(sell(g, ("birmingham/0", "oxford/0", False)))
-    assert (g.player(1).income_position, merchant_space(g, "oxford/0").has_beer, cubes(g, "stafford/0")) == \
+    assert (g.table.player(1).income_position, merchant_space(g, "oxford/0").has_beer, cubes(g, "stafford/0")) == \
         (15, True, 1)
     g.apply(sell(g, ("worcester/0", "oxford/0", True), face="coventry"))
-    assert (g.player(1).income_position, merchant_space(g, "oxford/0").has_beer, cubes(g, "stafford/0")) == \
+    assert (g.table.player(1).income_position, merchant_space(g, "oxford/0").has_beer, cubes(g, "stafford/0")) == \
         (22, False, 1)
 
 
@@ -112,7 +112,7 @@ def test_R_SELL_04_flip_and_advance_by_the_tile_income() -> None:
     tile(g, 1, "birmingham/0", "cotton", 2)
     g.apply(sell(g, ("birmingham/0", "oxford/0", True)))
     assert g.state.tiles["birmingham/0"].flipped
-    assert (g.player(1).income_position, g.player(1).vp) == (16, 0)  # +4, and the Oxford barrel +2
+    assert (g.table.player(1).income_position, g.table.player(1).vp) == (16, 0)  # +4, and the Oxford barrel +2
 
 
 def test_R_SELL_05_several_tiles_of_different_industries_in_one_action() -> None:
@@ -124,7 +124,7 @@ def test_R_SELL_05_several_tiles_of_different_industries_in_one_action() -> None
     tile(g, 1, "stafford/0", "brewery", 2, cubes=2)
     g.apply(sell(g, ("birmingham/0", "oxford/0", True), ("birmingham/1", "oxford/1", False)))
     assert g.state.tiles["birmingham/0"].flipped and g.state.tiles["birmingham/1"].flipped
-    assert (g.player(1).income_position, len(g.player(1).hand)) == (22, 2)
+    assert (g.table.player(1).income_position, len(g.table.player(1).hand)) == (22, 2)
 
 
 def test_R_SELL_05_further_sales_are_optional() -> None:
@@ -138,7 +138,7 @@ def test_R_SELL_05_further_sales_are_optional() -> None:
     assert {"done": True} in g.legal_actions()
     g.apply({"done": True})
     assert not g.state.tiles["birmingham/1"].flipped
-    assert (g.player(1).income_position, g.state.actions_left) == (17, 1)
+    assert (g.table.player(1).income_position, g.state.actions_left) == (17, 1)
 
 
 def test_R_SELL_06_no_beer_no_sale() -> None:
@@ -165,7 +165,7 @@ def test_R_SELL_07_merchant_barrels_not_refilled_at_a_round_end() -> None:
     tile(g, 1, "birmingham/0", "cotton", 1)
     g.apply(sell(g, ("birmingham/0", "oxford/0", True)))
     pass_round(g)
-    assert g.round == 3
+    assert g.table.round == 3
     assert (merchant_space(g, "oxford/0").has_beer, merchant_space(g, "oxford/1").has_beer) == (False, True)
 
 
@@ -175,6 +175,6 @@ def test_R_SELL_07_merchant_beer_never_for_network() -> None:
     era(g, "rail", round=2)
     tile(g, 1, "birmingham/1", "manufacturer", 2, flipped=True)
     tile(g, 2, "dudley/0", "coal", 2, cubes=3)
-    g.player(1).money = 30
+    g.table.player(1).money = 30
     assert "R-LINK-05" in refused(g, {"action": "network", "card": card_id(g, 1, "dudley"),
                                       "links": [{"link": "L04"}, {"link": "L26"}]})

@@ -88,13 +88,13 @@ def test_R_SETUP_06_markets_start_with_13_coal_and_8_iron() -> None:
     £1, two coal £1+£2; the first iron costs £2, two iron £4."""
     g = new_game(2)
     assert g.state.markets == {"coal": 13, "iron": 8}
-    me = g.me
-    assert g.source_cost(me, "coal", 1, ["oxford"]) == 1
-    assert g.source_cost(me, "coal", 2, ["oxford"]) == 3
-    assert g.source_cost(me, "coal", 13, ["oxford"]) == 1 + 2 * (2 + 3 + 4 + 5 + 6 + 7)
-    assert g.source_cost(me, "iron", 1, []) == 2
-    assert g.source_cost(me, "iron", 2, []) == 4
-    assert g.source_cost(me, "iron", 8, []) == 2 * (2 + 3 + 4 + 5)
+    me = g.table.me
+    assert g.table.source_cost(me, "coal", 1, ["oxford"]) == 1
+    assert g.table.source_cost(me, "coal", 2, ["oxford"]) == 3
+    assert g.table.source_cost(me, "coal", 13, ["oxford"]) == 1 + 2 * (2 + 3 + 4 + 5 + 6 + 7)
+    assert g.table.source_cost(me, "iron", 1, []) == 2
+    assert g.table.source_cost(me, "iron", 2, []) == 4
+    assert g.table.source_cost(me, "iron", 8, []) == 2 * (2 + 3 + 4 + 5)
 
 
 def test_R_SETUP_07_general_supply_is_unlimited() -> None:
@@ -108,13 +108,13 @@ def test_R_SETUP_07_general_supply_is_unlimited() -> None:
     market(g, coal=14)  # and a full market
     hand(g, 1, ["redditch"])
     set_mat(g, 1, "coal", 4)
-    g.player(1).money = 30
+    g.table.player(1).money = 30
     g.apply({"action": "build", "card": card_id(g, 1, "redditch"), "industry": "coal",
              "location": "redditch", "slot": "redditch/0"})
     # Coal Mine IV needs 1 iron: from the market (£2); the mine keeps its 5 cubes.
     assert g.state.tiles["redditch/0"].cubes == 5
     assert sum(t.cubes for t in g.state.tiles.values()) == 35
-    assert g.player(1).money == 30 - 10 - 2
+    assert g.table.player(1).money == 30 - 10 - 2
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -124,16 +124,16 @@ def test_R_SETUP_08_player_area(players: int) -> None:
     per_industry = {"cotton": 11, "coal": 7, "iron": 4, "manufacturer": 11, "pottery": 5, "brewery": 7}
     for p in g.state.players:
         assert (p.money, p.links_left, p.spent) == (17, 14, 0)
-        assert {i: g.tiles_left(p, i) for i in per_industry} == per_industry
-        assert sum(g.tiles_left(p, i) for i in per_industry) == 45
-        assert g.lowest_tile(p, "manufacturer").level == 1
+        assert {i: g.table.tiles_left(p, i) for i in per_industry} == per_industry
+        assert sum(g.table.tiles_left(p, i) for i in per_industry) == 45
+        assert g.table.lowest_tile(p, "manufacturer").level == 1
 
 
 def test_R_SETUP_09_vp_zero_income_space_10() -> None:
     """R-SETUP-09: VP marker on 0, income marker on space 10 = income level 0."""
     g = new_game(3)
     for p in g.state.players:
-        assert (p.vp, p.income_position, g.income_level(p)) == (0, 10, 0)
+        assert (p.vp, p.income_position, g.table.income_level(p)) == (0, 10, 0)
 
 
 @pytest.mark.parametrize("players, deck_left", [(2, 40 - 18), (3, 54 - 27), (4, 64 - 36)])
@@ -153,7 +153,7 @@ def test_R_SETUP_11_turn_order_is_a_random_permutation() -> None:
         g = new_game(4, seed)
         assert sorted(g.state.turn_order) == [1, 2, 3, 4]
         assert g.state.turn_index == 0
-        assert g.me.seat == g.state.turn_order[0]
+        assert g.table.me.seat == g.state.turn_order[0]
         orders.add(tuple(g.state.turn_order))
     assert len(orders) > 1
     assert orders != {(1, 2, 3, 4)}
@@ -162,7 +162,7 @@ def test_R_SETUP_11_turn_order_is_a_random_permutation() -> None:
 def pass_to_the_end(g: Game) -> list[tuple[str, int]]:
     """Pass with the first card of every hand until the game ends; the (era, round) of each round end."""
     while not g.is_over:
-        g.apply({"action": "pass", "card": g.me.hand[0].id})
+        g.apply({"action": "pass", "card": g.table.me.hand[0].id})
     return [(e["era"], e["round"]) for e in g.state.log if e["event"] == "end of round"]
 
 

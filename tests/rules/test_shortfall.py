@@ -19,7 +19,7 @@ def test_R_SHORT_01_pay_what_you_have_then_remove_a_tile_worth_half_its_cost() -
     tile(g, 1, "birmingham/0", "cotton", 1)
     link(g, 1, "L06")
     pass_round(g)
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert g.question is None
     assert "birmingham/0" not in g.state.tiles
     assert g.state.links == {"L06": 1}
@@ -43,7 +43,7 @@ def test_R_SHORT_02_the_player_chooses_and_stops_once_covered() -> None:
     g.apply({"answer": "dudley/1"})
     assert g.question is None
     assert sorted(g.state.tiles) == ["birmingham/1"]
-    assert (g.player(1).money, g.player(1).vp) == (1, 0)
+    assert (g.table.player(1).money, g.table.player(1).vp) == (1, 0)
 
 
 def test_R_SHORT_02_no_second_tile_once_the_first_covers_the_debt() -> None:
@@ -59,8 +59,8 @@ def test_R_SHORT_02_no_second_tile_once_the_first_covers_the_debt() -> None:
     g.apply({"answer": "birmingham/1"})
     assert g.question is None
     assert sorted(g.state.tiles) == ["cannock/1", "dudley/1"]
-    assert g.player(1).money == 1
-    assert g.round == 4
+    assert g.table.player(1).money == 1
+    assert g.table.round == 4
 
 
 def test_R_SHORT_03_vp_pay_for_what_is_still_missing() -> None:
@@ -69,7 +69,7 @@ def test_R_SHORT_03_vp_pay_for_what_is_still_missing() -> None:
     end_of_round_for(g, 1)
     set_player(g, 1, money=1, income=5, vp=10)
     pass_round(g)
-    assert (g.player(1).money, g.player(1).vp) == (0, 6)
+    assert (g.table.player(1).money, g.table.player(1).vp) == (0, 6)
 
 
 def test_R_SHORT_03_vp_do_not_go_below_zero() -> None:
@@ -78,7 +78,7 @@ def test_R_SHORT_03_vp_do_not_go_below_zero() -> None:
     end_of_round_for(g, 1)
     set_player(g, 1, money=0, income=2, vp=3)
     pass_round(g)
-    assert (g.player(1).money, g.player(1).vp) == (0, 0)
+    assert (g.table.player(1).money, g.table.player(1).vp) == (0, 0)
 
 
 def test_R_SHORT_03_tiles_first_then_vp() -> None:
@@ -89,7 +89,7 @@ def test_R_SHORT_03_tiles_first_then_vp() -> None:
     tile(g, 1, "dudley/0", "coal", 1, cubes=2)
     pass_round(g)
     assert g.state.tiles == {}
-    assert (g.player(1).money, g.player(1).vp) == (0, 4)
+    assert (g.table.player(1).money, g.table.player(1).vp) == (0, 4)
 
 
 def test_R_SHORT_04_tiles_cannot_be_sold_to_pay_for_an_action() -> None:
@@ -104,7 +104,7 @@ def test_R_SHORT_04_tiles_cannot_be_sold_to_pay_for_an_action() -> None:
                         "location": "dudley", "slot": "dudley/0"})
     assert "R-BUILD-10" in rules
     assert not any("answer" in d for d in g.legal_actions())
-    assert (g.player(1).money, sorted(g.state.tiles)) == (3, ["cannock/1"])
+    assert (g.table.player(1).money, sorted(g.state.tiles)) == (3, ["cannock/1"])
 
 
 def test_R_SHORT_04_no_tile_removed_when_income_is_payable() -> None:
@@ -114,7 +114,7 @@ def test_R_SHORT_04_no_tile_removed_when_income_is_payable() -> None:
     set_player(g, 1, money=2, income=8)
     tile(g, 1, "cannock/1", "coal", 2, cubes=3)
     pass_round(g)
-    assert (g.player(1).money, sorted(g.state.tiles)) == (0, ["cannock/1"])
+    assert (g.table.player(1).money, sorted(g.state.tiles)) == (0, ["cannock/1"])
 
 
 def test_R_SHORT_05_removing_tiles_does_not_move_income_and_they_do_not_score() -> None:
@@ -129,8 +129,8 @@ def test_R_SHORT_05_removing_tiles_does_not_move_income_and_they_do_not_score() 
     tile(g, 1, "cannock/1", "coal", 2, flipped=True)
     pass_round(g)
     g.apply({"answer": "birmingham/1"})
-    p1 = g.player(1)
-    assert g.era == "rail"
+    p1 = g.table.player(1)
+    assert g.table.era == "rail"
     assert p1.income_position == 6
     assert p1.money == 1
     assert p1.vp == 2  # only the Coal Mine II scored (no links)

@@ -9,14 +9,14 @@ def test_R_TURN_01_canal_era_then_rail_era_in_character_order() -> None:
     """R-TURN-01: two eras, Canal then Rail; players act in turn-order-track order."""
     g = new_game(3, seed=4)
     order = list(g.state.turn_order)
-    assert g.era == "canal"
+    assert g.table.era == "canal"
     acted = []
     for _ in range(3):  # the first round: one action each
-        acted.append(g.me.seat)
-        g.apply({"action": "pass", "card": g.me.hand[0].id})
+        acted.append(g.table.me.seat)
+        g.apply({"action": "pass", "card": g.table.me.hand[0].id})
     assert acted == order
     while not g.is_over:
-        g.apply({"action": "pass", "card": g.me.hand[0].id})
+        g.apply({"action": "pass", "card": g.table.me.hand[0].id})
     eras = [e["era"] for e in g.state.log if e["event"] == "end of era"]
     assert eras == ["canal", "rail"]
 
@@ -28,11 +28,11 @@ def test_R_TURN_02_two_actions_and_the_same_action_twice() -> None:
     assert g.state.actions_left == 2
     hand(g, 1, ["birmingham", "dudley", "coventry"])
     g.apply({"action": "loan", "card": card_id(g, 1, "birmingham")})
-    assert g.me.seat == 1 and g.state.actions_left == 1
+    assert g.table.me.seat == 1 and g.state.actions_left == 1
     g.apply({"action": "loan", "card": card_id(g, 1, "dudley")})
-    p1 = g.player(1)
-    assert (p1.money, p1.income_position, g.income_level(p1)) == (77, 4, -6)
-    assert g.me.seat == 2 and g.state.actions_left == 2
+    p1 = g.table.player(1)
+    assert (p1.money, p1.income_position, g.table.income_level(p1)) == (77, 4, -6)
+    assert g.table.me.seat == 2 and g.state.actions_left == 2
 
 
 def test_R_TURN_03_one_action_in_the_first_canal_round() -> None:
@@ -40,21 +40,21 @@ def test_R_TURN_03_one_action_in_the_first_canal_round() -> None:
     g = new_game(2, seed=3)
     first, second = g.state.turn_order
     assert g.state.actions_left == 1
-    g.apply({"action": "pass", "card": g.me.hand[0].id})
-    assert g.me.seat == second and g.state.actions_left == 1
-    g.apply({"action": "pass", "card": g.me.hand[0].id})
-    assert (g.era, g.round, g.state.actions_left) == ("canal", 2, 2)
+    g.apply({"action": "pass", "card": g.table.me.hand[0].id})
+    assert g.table.me.seat == second and g.state.actions_left == 1
+    g.apply({"action": "pass", "card": g.table.me.hand[0].id})
+    assert (g.table.era, g.table.round, g.state.actions_left) == ("canal", 2, 2)
 
 
 def test_R_TURN_03_first_rail_round_has_two_actions() -> None:
     """R-TURN-03: the Rail Era's first round is a normal 2-action round."""
     g = new_game(2, seed=3)
-    while g.era == "canal":
-        g.apply({"action": "pass", "card": g.me.hand[0].id})
-    assert (g.era, g.round, g.state.actions_left) == ("rail", 1, 2)
-    seat = g.me.seat
-    g.apply({"action": "pass", "card": g.me.hand[0].id})
-    assert g.me.seat == seat and g.state.actions_left == 1
+    while g.table.era == "canal":
+        g.apply({"action": "pass", "card": g.table.me.hand[0].id})
+    assert (g.table.era, g.table.round, g.state.actions_left) == ("rail", 1, 2)
+    seat = g.table.me.seat
+    g.apply({"action": "pass", "card": g.table.me.hand[0].id})
+    assert g.table.me.seat == seat and g.state.actions_left == 1
 
 
 def test_R_TURN_04_the_card_goes_face_up_on_the_own_discard_pile() -> None:
@@ -62,12 +62,12 @@ def test_R_TURN_04_the_card_goes_face_up_on_the_own_discard_pile() -> None:
     g = new_game(2)
     turn(g, 1, order=[1, 2], round=2)
     hand(g, 1, ["birmingham", "dudley", "coventry"])
-    discard2 = list(g.player(2).discard)
+    discard2 = list(g.table.player(2).discard)
     g.apply({"action": "pass", "card": card_id(g, 1, "dudley")})
-    assert faces(g.player(1).hand) == ["birmingham", "coventry"]
-    assert faces(g.player(1).discard)[-1] == "dudley"
-    assert len(g.player(1).discard) == 2
-    assert g.player(2).discard == discard2
+    assert faces(g.table.player(1).hand) == ["birmingham", "coventry"]
+    assert faces(g.table.player(1).discard)[-1] == "dudley"
+    assert len(g.table.player(1).discard) == 2
+    assert g.table.player(2).discard == discard2
 
 
 def test_R_TURN_04_a_wild_card_goes_back_to_its_draw_area() -> None:
@@ -78,8 +78,8 @@ def test_R_TURN_04_a_wild_card_goes_back_to_its_draw_area() -> None:
     assert len(g.state.wild_piles["wild_location"]) == 3
     g.apply({"action": "pass", "card": card_id(g, 1, "wild_location")})
     assert len(g.state.wild_piles["wild_location"]) == 4
-    assert faces(g.player(1).hand) == ["dudley"]
-    assert len(g.player(1).discard) == 1  # only the setup card
+    assert faces(g.table.player(1).hand) == ["dudley"]
+    assert len(g.table.player(1).discard) == 1  # only the setup card
 
 
 def test_R_TURN_05_six_actions_and_pass() -> None:
@@ -99,7 +99,7 @@ def test_R_TURN_05_passing_still_discards_one_card_per_action() -> None:
     deck(g, size=0)
     g.apply({"action": "pass", "card": card_id(g, 1, "birmingham")})
     g.apply({"action": "pass", "card": card_id(g, 1, "dudley")})
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert faces(p1.hand) == ["coventry"]
     assert faces(p1.discard)[-2:] == ["birmingham", "dudley"]
     assert (p1.money, p1.income_position, p1.vp, p1.spent) == (17, 10, 0, 0)
@@ -112,7 +112,7 @@ def test_R_TURN_06_any_card_for_actions_other_than_build() -> None:
     hand(g, 1, ["coal_mine", "coventry", "wild_industry"])
     g.apply({"action": "loan", "card": card_id(g, 1, "coal_mine")})
     g.apply({"action": "network", "card": card_id(g, 1, "coventry"), "links": [{"link": "L27"}]})
-    p1 = g.player(1)
+    p1 = g.table.player(1)
     assert (p1.money, p1.links_left, g.state.links) == (17 + 30 - 3, 13, {"L27": 1})
 
 
@@ -134,13 +134,13 @@ def test_R_TURN_07_money_spent_goes_on_the_character_tile() -> None:
     hand(g, 1, ["dudley", "birmingham"])
     g.apply({"action": "build", "card": card_id(g, 1, "dudley"), "industry": "coal",
              "location": "dudley", "slot": "dudley/0"})
-    assert (g.player(1).money, g.player(1).spent) == (12, 5)
+    assert (g.table.player(1).money, g.table.player(1).spent) == (12, 5)
     g.apply({"action": "network", "card": card_id(g, 1, "birmingham"), "links": [{"link": "L27"}]})
-    assert (g.player(1).money, g.player(1).spent) == (9, 8)
+    assert (g.table.player(1).money, g.table.player(1).spent) == (9, 8)
     turn(g, 1, actions_left=1)
     hand(g, 1, ["coventry"])
     g.apply({"action": "loan", "card": card_id(g, 1, "coventry")})
-    assert (g.player(1).money, g.player(1).spent) == (39, 8)
+    assert (g.table.player(1).money, g.table.player(1).spent) == (39, 8)
 
 
 def test_R_TURN_07_market_sales_are_not_deducted_from_spent() -> None:
@@ -152,7 +152,7 @@ def test_R_TURN_07_market_sales_are_not_deducted_from_spent() -> None:
     tile(g, 2, "coalbrookdale/2", "coal", 2, cubes=3)
     g.apply({"action": "build", "card": card_id(g, 1, "coalbrookdale"), "industry": "iron",
              "location": "coalbrookdale", "slot": "coalbrookdale/1"})
-    assert (g.player(1).money, g.player(1).spent) == (17 - 5 + 2, 5)
+    assert (g.table.player(1).money, g.table.player(1).spent) == (17 - 5 + 2, 5)
 
 
 def test_R_TURN_08_refill_to_eight_after_the_last_action() -> None:
@@ -160,16 +160,16 @@ def test_R_TURN_08_refill_to_eight_after_the_last_action() -> None:
     g = new_game(2)
     turn(g, 1, order=[1, 2], round=2)
     deck_size = len(g.state.deck)
-    g.apply({"action": "pass", "card": g.player(1).hand[0].id})
-    assert (len(g.player(1).hand), len(g.state.deck)) == (7, deck_size)
-    g.apply({"action": "pass", "card": g.player(1).hand[0].id})
-    assert (len(g.player(1).hand), len(g.state.deck)) == (8, deck_size - 2)
+    g.apply({"action": "pass", "card": g.table.player(1).hand[0].id})
+    assert (len(g.table.player(1).hand), len(g.state.deck)) == (7, deck_size)
+    g.apply({"action": "pass", "card": g.table.player(1).hand[0].id})
+    assert (len(g.table.player(1).hand), len(g.state.deck)) == (8, deck_size - 2)
 
 
 def test_R_TURN_08_refill_after_the_one_action_opening_turn() -> None:
     """R-TURN-08: the 1-action opening turn also ends with a refill to 8."""
     g = new_game(2, seed=2)
-    first = g.me
+    first = g.table.me
     g.apply({"action": "pass", "card": first.hand[0].id})
     assert len(first.hand) == 8
     assert len(g.state.deck) == 40 - 18 - 1
@@ -181,12 +181,12 @@ def test_R_TURN_08_no_refill_from_an_empty_deck() -> None:
     g = new_game(2)
     turn(g, 1, order=[1, 2], round=2)
     deck(g, size=1)
-    g.apply({"action": "pass", "card": g.player(1).hand[0].id})
-    g.apply({"action": "pass", "card": g.player(1).hand[0].id})
-    assert (len(g.player(1).hand), len(g.state.deck)) == (7, 0)
-    g.apply({"action": "pass", "card": g.player(2).hand[0].id})
-    g.apply({"action": "pass", "card": g.player(2).hand[0].id})
-    assert len(g.player(2).hand) == 6
+    g.apply({"action": "pass", "card": g.table.player(1).hand[0].id})
+    g.apply({"action": "pass", "card": g.table.player(1).hand[0].id})
+    assert (len(g.table.player(1).hand), len(g.state.deck)) == (7, 0)
+    g.apply({"action": "pass", "card": g.table.player(2).hand[0].id})
+    g.apply({"action": "pass", "card": g.table.player(2).hand[0].id})
+    assert len(g.table.player(2).hand) == 6
 
 
 # -- End of round: turn order (rules.md §2.3) ---------------------------------------------
@@ -199,9 +199,9 @@ def test_R_ORDER_01_least_spent_first() -> None:
     set_player(g, 2, spent=0)
     set_player(g, 3, spent=5)
     pass_round(g)
-    assert g.round == 3
+    assert g.table.round == 3
     assert g.state.turn_order == [2, 3, 1]
-    assert g.me.seat == 2
+    assert g.table.me.seat == 2
 
 
 def test_R_ORDER_01_spending_during_the_round_counts() -> None:

@@ -1,0 +1,156 @@
+"""The one loop of what happens by itself: effect steps, and the end of a turn, a round, an era
+and the game, as the ruleset's `flow` says.
+
+Everything automatic is a task in one queue, run in order by `Flow.run`:
+
+- `("step", step, vars)`: an effect step of an action or of a round, era or game end;
+- `("part_done",)`: an action's choices and effects are complete (the decision protocol decides
+  whether a repetition follows or the action ends);
+- `("after_action",)`, `("after_round",)`, `("after_era",)`, `("finish",)`: the bookkeeping after
+  an action, a round, an era, and the game's end.
+
+A step that needs a player's choice stops the loop with an open `question`; once it is answered
+the loop runs the same step again, with the answer, and goes on. Every step is written to the game
+log by what it changes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from brass_dsl import Env
+from interpreter.engine.effect_impls import IMPLS
+from interpreter.engine.table import NeedDecision, Table
+from interpreter.ruleset.effects import EFFECTS
+from interpreter.ruleset.model import EffectStep
+
+Task = tuple[Any, ...]
+
+
+def start_turn(table: Table) -> None:
+    """The current player's actions this turn: the era's number, or its first-round number in round 1 (R-TURN-02/03)."""
+    state = table.state
+    era = table.ruleset.eras[state.era_index]
+    state.actions_left = era.first_round_actions if state.round == 1 else era.actions_per_turn
+
+
+class Flow:
+    """Runs the automatic tasks of one game until a player must decide something or the game ends."""
+
+    def __init__(self, table: Table, part_done: Callable[[], None]) -> None:
+        self.table = table
+        self.tasks: deque[Task] = deque()
+        self.question: dict[str, Any] | None = None  # the open question of the step now running
+        self._handlers: dict[str, Callable[[], None]] = {
+            "part_done": part_done, "after_action": self._after_action, "after_round": self._after_round,
+            "after_era": self._after_era, "finish": self._finish,
+        }
+
+    # == the loop =================================================================================
+
+    def run(self) -> None:
+        """Run automatic tasks until a player must decide something or the game ends."""
+        table = self.table
+        while self.tasks:
+            table.changed()
+            kind, *payload = self.tasks[0]
+            try:
+                if kind == "step":
+                    self._run_step(*payload)
+                else:
+                    self._handlers[kind]()
+            except NeedDecision as need:
+                self.question = need.question
+                return
+            self.tasks.popleft()
+            table.answers.clear()
+            self.question = None
+        table.changed()  # the last step changed the state too
+
+    def answer(self, key: str, answer: Any) -> None:
+        """Answer the open question and run on."""
+        self.table.answers[key] = answer
+        self.run()
+
+    def queue_steps(self, steps: Iterable[EffectStep], vars: dict[str, Any]) -> None:
+        self.tasks.extend(("step", step, dict(vars)) for step in steps)
+
+    def queue(self, kind: str) -> None:
+        """Queue a bookkeeping task (`part_done`, `after_action`, …)."""
+        self.tasks.append((kind,))
+
+    def _run_step(self, step: EffectStep, vars: dict[str, Any]) -> None:
+        table = self.table
+        env = Env(table, dict(vars))
+        if "when" in step.args and not step.args["when"](env):
+            return
+        spec = EFFECTS[step.name]
+        args = {}
+        for name, value in step.args.items():
+            if name == "when":
+                continue
+            param = spec.param(name)
+            args[name] = value if (param and (param.literal or param.binds)) else value(env)
+        follow = IMPLS[step.name](table, env, args)
+        for n, extra in enumerate(follow or (), start=1):  # right after the step now running
+            self.tasks.insert(n, ("step", extra, {}))
+
+    # == turns, rounds, eras, the end =============================================================
+
+    def _after_action(self) -> None:
+        table = self.table
+        table.state.actions_left -= 1
+        if table.state.actions_left > 0 and table.me.hand:
+            return
+        drawn = table.refill_hand(table.me)  # R-TURN-08: after all of the turn's actions
+        table.note("end of turn", player=table.me.seat, drew=len(drawn))
+        self._next_player()
+
+    def _next_player(self) -> None:
+        self.table.state.turn_index += 1
+        self._first_player_with_cards()
+
+    def _first_player_with_cards(self) -> None:
+        """From the current turn position, skip players without cards (they have no turn); end the round if none is left."""
+        table = self.table
+        state = table.state
+        while state.turn_index < len(state.turn_order) and not table.me.hand:
+            state.turn_index += 1
+        if state.turn_index >= len(state.turn_order):
+            self.queue_steps(table.ruleset.round_end, {})
+            self.queue("after_round")
+            return
+        start_turn(table)
+
+    def _after_round(self) -> None:
+        table = self.table
+        state = table.state
+        table.note("end of round", era=table.era, round=state.round)
+        if table.era_exhausted():
+            era = table.ruleset.eras[state.era_index]
+            self.queue_steps(era.end, {})
+            self.queue("after_era")
+            return
+        state.round += 1
+        state.turn_index = 0
+        self._first_player_with_cards()
+
+    def _after_era(self) -> None:
+        table = self.table
+        state = table.state
+        table.note("end of era", era=table.era, vp={p.seat: p.vp for p in state.players})
+        if table.in_last_era():
+            assert table.ruleset.game_end is not None  # in_last_era() holds only when there is a game end
+            self.queue_steps(table.ruleset.game_end.scoring, {})
+            self.queue("finish")
+            return
+        state.era_index += 1
+        state.round = 1
+        state.turn_index = 0
+        self._first_player_with_cards()
+
+    def _finish(self) -> None:
+        self.table.state.finished = True
+        self.table.note("game over", standings=self.table.standings())

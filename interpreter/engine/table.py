@@ -1,0 +1,299 @@
+"""The game on the table: what the rules read of it, and the changes the effects make to it.
+
+A `Table` holds one game's state with its ruleset and cards. It is the object behind every
+condition-language expression (it implements `GameQueries` of `ruleset/primitives.py`), the
+object every effect step changes, and the one sourcing reads. It checks no rule: the
+preconditions (`decisions.py`) and the effect steps (`effect_impls.py`) are the rules; the
+changes here are their building blocks, each keeping the state's bookkeeping consistent.
+
+Anything derived from the state (networks, remembered preconditions) is cached until
+`changed()` says the state changed: the flow says so after every automatic step, and a
+position edited by hand (a scenario's given, a trace's deal, a test) says so through
+`editing()`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from brass_dsl import Env
+from interpreter.engine.network import LinkNetwork
+from interpreter.engine.rng import Rng
+from interpreter.engine.sourcing import Sourcing
+from interpreter.engine.state import Card, GameState, MerchantSpace, PlacedTile, Player
+from interpreter.engine.values import describe
+from interpreter.ruleset.model import Ruleset, Slot, TileSpec
+
+
+class NeedDecision(Exception):
+    """Raised inside an effect that needs a player's choice before it can change anything."""
+
+    def __init__(self, question: dict[str, Any]) -> None:
+        super().__init__(question["prompt"])
+        self.question = question
+
+
+class Table:
+    """One game's state with its ruleset: the queries rules read and the changes effects make."""
+
+    def __init__(self, ruleset: Ruleset, state: GameState, cards: dict[str, Card]) -> None:
+        self.ruleset = ruleset
+        self.state = state
+        self.cards = cards
+        self.network = LinkNetwork(ruleset)
+        self.sourcing = Sourcing(ruleset, state, self.network)
+        self.cache: dict[Any, Any] = {}  # facts derived from the state, emptied whenever it changes
+        self.answers: dict[str, Any] = {}  # answers to the questions of the effect step now running
+        self.slots = {s.id: s for s in ruleset.slots}
+        self._on_change: list[Callable[[], None]] = []
+        self._stacks = {i: [s for s in specs for _ in range(s.count)] for i, specs in ruleset.tiles.items()}
+        self._location_order = {lid: n for n, lid in enumerate(ruleset.locations)}
+
+    # == change notification ====================================================================
+
+    def on_change(self, forget: Callable[[], None]) -> None:
+        """Call `forget` whenever the state changes (to drop what was derived from it)."""
+        self._on_change.append(forget)
+
+    def changed(self) -> None:
+        """The state changed: forget everything derived from it."""
+        for forget in self._on_change:
+            forget()
+        self.cache.clear()
+
+    @contextmanager
+    def editing(self) -> Iterator[Table]:
+        """Change the position by hand, outside the rules (a given position, a trace's deal, a test);
+        everything derived from the old position is forgotten afterwards."""
+        try:
+            yield self
+        finally:
+            self.changed()
+
+    # == queries the condition language reads (primitives.GameQueries) ============================
+
+    @property
+    def me(self) -> Player:
+        """The player whose turn it is."""
+        return self.player(self.state.turn_order[self.state.turn_index])
+
+    @property
+    def players(self) -> list[Player]:
+        return self.state.players
+
+    @property
+    def era(self) -> str:
+        return self.ruleset.eras[self.state.era_index].id
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    def player(self, seat: int) -> Player:
+        return self.state.players[seat - 1]
+
+    def hand(self, player: Player) -> list[Card]:
+        return list(player.hand)
+
+    def income_level(self, player: Player) -> int:
+        return self.ruleset.income.level_at(player.income_position)
+
+    def tiles_at(self, location: str) -> list[PlacedTile]:
+        tiles = self.state.tiles
+        return [tiles[s.id] for s in self.ruleset.locations[location].slots if s.id in tiles]
+
+    def board_tiles(self) -> list[PlacedTile]:
+        """Every tile on the board, in board order (location, then slot)."""
+        return sorted(self.state.tiles.values(), key=lambda t: self._slot_key(t.slot))
+
+    def in_network(self, player: Player, location: str) -> bool:
+        return location in self.network_of(player)
+
+    def network_of(self, player: Player) -> frozenset[str]:
+        """Locations with the player's tiles or touching their links (R-CONN-01); cached until the state changes."""
+        key = ("network", player.seat)
+        found = self.cache.get(key)
+        if found is None:
+            places = {t.slot.location for t in self.state.tiles.values() if t.owner is player}
+            for link_id, seat in self.state.links.items():
+                if seat == player.seat:
+                    places.update(self.ruleset.links[link_id].ends)
+            found = self.cache[key] = frozenset(places)
+        return found
+
+    def connected(self, a: str, b: str) -> bool:
+        self.network.update(self.state.links)
+        return self.network.connected(a, b)
+
+    def connected_to_merchant(self, location: str) -> bool:
+        return self.sourcing.connected_to_merchant(location)
+
+    def has_board_tiles(self, player: Player) -> bool:
+        return any(t.owner is player for t in self.state.tiles.values()) or player.seat in self.state.links.values()
+
+    def mat_stack(self, industry: str) -> list[TileSpec]:
+        """An industry's tiles on a full mat, lowest first, one entry per physical tile."""
+        return self._stacks[industry]
+
+    def tiles_left(self, player: Player, industry: str) -> int:
+        return len(self._stacks[industry]) - player.mat_used.get(industry, 0)
+
+    def lowest_tile(self, player: Player, industry: str) -> TileSpec:
+        used = player.mat_used.get(industry, 0)
+        stack = self._stacks[industry]
+        if used >= len(stack):
+            raise ValueError(f"no {industry} tile is left on {player.name}'s mat")
+        return stack[used]
+
+    def slot_free(self, slot: Slot) -> bool:
+        return slot.id not in self.state.tiles
+
+    def tile_in(self, slot: Slot) -> PlacedTile:
+        tile = self.state.tiles.get(slot.id)
+        if tile is None:
+            raise ValueError(f"slot {slot.id} is free")
+        return tile
+
+    def cubes_available(self, resource: str) -> int:
+        on_tiles = sum(t.cubes for t in self.state.tiles.values()
+                       if self.ruleset.industries[t.spec.industry].produces == resource)
+        market = self.ruleset.resources[resource].market
+        return on_tiles + (self.state.markets.get(market, 0) if market else 0)
+
+    def can_source(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> bool:
+        self.network.update(self.state.links)
+        return self.sourcing.can_source(player, resource, amount, list(at), action)
+
+    def source_cost(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> int:
+        self.network.update(self.state.links)
+        return self.sourcing.source_cost(player, resource, amount, list(at), action)
+
+    def link_free(self, link: str) -> bool:
+        return link not in self.state.links
+
+    def merchant_tiles(self) -> list[MerchantSpace]:
+        return list(self.state.merchants)
+
+    def location_link_icons(self, location: str) -> int:
+        """Link icons shown in a location: printed (merchant) icons plus flipped tiles of any owner (R-ERA-02)."""
+        printed = self.ruleset.locations[location].link_icons
+        return printed + sum(t.spec.link_icons for t in self.tiles_at(location) if t.flipped)
+
+    def _slot_key(self, slot: Slot) -> tuple[int, int]:
+        return self._location_order[slot.location], slot.index
+
+    # == where the game stands =====================================================================
+
+    def era_exhausted(self) -> bool:
+        """The draw deck and every hand are empty: the era ends with this round."""
+        return not self.state.deck and all(not p.hand for p in self.state.players)
+
+    def in_last_era(self) -> bool:
+        end = self.ruleset.game_end
+        return end is not None and self.era == end.last_era
+
+    def is_last_round(self) -> bool:
+        return self.in_last_era() and self.era_exhausted()
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Players best first by the ruleset's ranking keys; `place` is shared on a full tie (R-END-02)."""
+        keys = self.ruleset.game_end.ranking if self.ruleset.game_end else ()
+        scored = [(tuple(k.key(Env(self, {"p": p})) for k in keys), p) for p in self.state.players]
+        scored.sort(key=lambda item: tuple(-v for v in item[0]))
+        table, place = [], 0
+        for n, (values, player) in enumerate(scored):
+            if n == 0 or values != scored[n - 1][0]:
+                place = n + 1
+            table.append({"place": place, "seat": player.seat, "vp": player.vp, "money": player.money,
+                          "income_position": player.income_position, "income_level": self.income_level(player),
+                          "keys": dict(zip((k.name for k in keys), values, strict=True))})
+        return table
+
+    def describe(self, value: Any, type_name: str = "") -> str:
+        """A value as a player reads it: names instead of ids, for messages."""
+        return describe(self.ruleset, value, type_name)
+
+    # == questions inside effects ==================================================================
+
+    def ask(self, player: Player, key: str, options: list[Any], prompt: str) -> Any:
+        """The player's choice among `options`: the answer already given, the only option, or a
+        `NeedDecision` that stops the effect step before it changed anything."""
+        if key in self.answers:
+            return self.answers[key]
+        if len(options) == 1:
+            return options[0]
+        raise NeedDecision({"key": key, "player": player.seat, "options": options, "prompt": prompt})
+
+    # == changes the effects make ==================================================================
+
+    def note(self, event: str, **details: Any) -> None:
+        """Add an entry to the game log, as plain JSON data (mapping keys become strings)."""
+        self.state.log.append(json.loads(json.dumps({"event": event, **details})))
+
+    def spend(self, player: Player, amount: int) -> None:
+        player.money -= amount
+        player.spent += amount  # R-TURN-07
+
+    def advance_income(self, player: Player, spaces: int) -> None:
+        top = self.ruleset.income.positions - 1
+        player.income_position = min(top, player.income_position + spaces)  # R-INC-05
+
+    def flip(self, tile: PlacedTile) -> None:
+        if tile.flipped:
+            return
+        tile.flipped = True
+        self.advance_income(tile.owner, tile.spec.income)  # R-FLIP-03
+        self.note("flipped", tile=tile.slot.id, owner=tile.owner.seat, income=tile.spec.income,
+                  income_position=tile.owner.income_position)
+
+    def discard(self, player: Player, card: Card) -> None:
+        player.hand.remove(card)
+        if card.wild:
+            self.state.wild_piles[card.face].append(card)  # R-SCOUT-03
+        else:
+            player.discard.append(card)
+
+    def take_from_mat(self, player: Player, industry: str) -> TileSpec:
+        spec = self.lowest_tile(player, industry)
+        player.mat_used[industry] = player.mat_used.get(industry, 0) + 1
+        return spec
+
+    def build_tile(self, player: Player, industry: str, slot: Slot) -> None:
+        spec = self.take_from_mat(player, industry)
+        old = self.state.tiles.pop(slot.id, None)
+        if old is not None:  # R-OVER-02/04: the old tile leaves the game with its cubes
+            old.owner.removed += 1
+            self.note("overbuilt", tile=slot.id, owner=old.owner.seat, level=old.spec.level)
+        output = spec.output.get(self.era, 0) if self.ruleset.industries[industry].produces else 0
+        self.state.tiles[slot.id] = PlacedTile(player, spec, slot, False, output)
+        self.note("built", player=player.seat, industry=industry, level=spec.level, slot=slot.id, cubes=output)
+
+    def remove_tile(self, tile: PlacedTile) -> None:
+        """A tile leaves the board for good (obsolete at an era's end, sold for unpaid income)."""
+        del self.state.tiles[tile.slot.id]
+        tile.owner.removed += 1
+
+    def place_link(self, player: Player, link: str) -> None:
+        self.state.links[link] = player.seat
+        player.links_left -= 1
+        self.note("linked", player=player.seat, link=link)
+
+    def refill_hand(self, player: Player) -> list[Card]:
+        missing = max(0, self.ruleset.setup.hand_size - len(player.hand))
+        drawn = [self.state.deck.pop() for _ in range(min(missing, len(self.state.deck)))]
+        player.hand.extend(drawn)
+        return drawn
+
+    def new_draw_deck(self) -> None:
+        """Every discard pile, shuffled with the game's own generator, becomes the draw deck."""
+        deck = [c for p in self.state.players for c in p.discard]
+        for player in self.state.players:
+            player.discard = []
+        rng = Rng(self.state.rng_state)
+        rng.shuffle(deck)
+        self.state.rng_state = rng.state
+        self.state.deck = deck
+        self.note("new draw deck", cards=len(deck))
