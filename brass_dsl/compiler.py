@@ -307,46 +307,46 @@ class _Compiler:
         if len(args) == 1:  # the common arities without building an argument list
             (only,) = args
 
-            def run(env: Env) -> Any:
+            def run_one(env: Env) -> Any:
                 value = only(env)  # arguments are evaluated outside the try, as below
                 try:
                     return impl(env, value)
                 except ValueError as exc:
                     raise fail(f"{name}(): {exc}") from exc
 
-            return run
+            return run_one
         if len(args) == 2:
             first, second = args
 
-            def run(env: Env) -> Any:
+            def run_two(env: Env) -> Any:
                 a, b = first(env), second(env)
                 try:
                     return impl(env, a, b)
                 except ValueError as exc:
                     raise fail(f"{name}(): {exc}") from exc
 
-            return run
+            return run_two
 
         if len(args) == 4:  # can_source(me, "coal", tile.coal, [location]) and the like
             a1, a2, a3, a4 = args
 
-            def run(env: Env) -> Any:
+            def run_four(env: Env) -> Any:
                 values = a1(env), a2(env), a3(env), a4(env)
                 try:
                     return impl(env, *values)
                 except ValueError as exc:
                     raise fail(f"{name}(): {exc}") from exc
 
-            return run
+            return run_four
 
-        def run(env: Env) -> Any:
+        def run_many(env: Env) -> Any:
             values = [arg(env) for arg in args]
             try:
                 return impl(env, *values)
             except ValueError as exc:
                 raise fail(f"{name}(): {exc}") from exc
 
-        return run
+        return run_many
 
     def unary(self, t: typed.Unary) -> Fn:
         op, operand = _UNARY_OPS[t.op], self.compile(t.operand)

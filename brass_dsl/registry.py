@@ -165,7 +165,7 @@ class Registry:
 
     def names(self) -> list[NameEntry]:
         """Every visible name, sorted."""
-        entries = {}
+        entries: dict[str, NameEntry] = {}
         for registry in reversed(list(self._chain())):  # the nearest registry decides
             for name in registry._hidden:
                 entries.pop(name, None)

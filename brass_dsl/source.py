@@ -49,6 +49,6 @@ class ExpressionOrigin:
         return self.start
 
     @classmethod
-    def unknown(cls, label: str = "<expression>") -> "ExpressionOrigin":
+    def unknown(cls, label: str = "<expression>") -> ExpressionOrigin:
         """An origin for an expression that did not come from a file (tests, the REPL)."""
         return cls(SourcePos(label, 1, 1), "")

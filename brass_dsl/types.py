@@ -128,11 +128,21 @@ class RecordType(DslType):
         if (get is None) == (of_value is None):
             raise ValueError(f"field {name!r} needs exactly one of get and of_value")
         if get is None:
-            get = lambda env, obj, _of_value=of_value: _of_value(obj)  # noqa: E731
+            assert of_value is not None  # exactly one of the two was given (checked just above)
+            get = _getter_of_value(of_value)
         self.fields[name] = Field(name, type, doc, get, of_value)
 
     def __repr__(self) -> str:
         return f"RecordType({self.name!r})"
+
+
+def _getter_of_value(of_value: Callable[[Any], Any]) -> Callable[[Env, Any], Any]:
+    """The `get(env, obj)` of a field declared by its `of_value(obj)`."""
+
+    def get(env: Env, obj: Any) -> Any:
+        return of_value(obj)
+
+    return get
 
 
 def _same_text(text: str) -> str:

@@ -10,14 +10,26 @@ evaluated here.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from brass_dsl import BOOL, INT, STR, DslError, ListType, Registry, compile_expression
 from brass_dsl.source import ExpressionOrigin, SourcePos
 from interpreter.ruleset.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectSpec
 from interpreter.ruleset.errors import DiagnosticSink
-from interpreter.ruleset.model import (Action, ActionParam, ActionPart, ActionRepeat, EffectStep, Era, GameEnd,
-                               Merchant, NetworkOption, RankingKey, Requirement)
+from interpreter.ruleset.model import (
+    Action,
+    ActionParam,
+    ActionPart,
+    ActionRepeat,
+    EffectStep,
+    Era,
+    GameEnd,
+    Merchant,
+    NetworkOption,
+    RankingKey,
+    Requirement,
+)
 from interpreter.ruleset.yaml_source import Document
 
 Path = tuple[Any, ...]
@@ -264,6 +276,7 @@ class RulesetCompiler:
         data = self.doc.data["game_end"]
         scoring = self.effects(("game_end", "scoring"), GAME, self.outside_actions) if "scoring" in data else ()
         player = self.registry.lookup_type("player")
+        assert player is not None, "the interpreter's vocabulary always defines the player type"
         scope = self.outside_actions.with_bindings({"p": player})
         ranking = tuple(RankingKey(k["name"], self.expression(("game_end", "ranking", i, "key"), scope, INT))
                         for i, k in enumerate(data["ranking"]))

@@ -8,7 +8,8 @@ reports each broken reference at the file, line and column that wrote it, with a
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from interpreter.ruleset.errors import DiagnosticSink
 from interpreter.ruleset.yaml_source import Document
@@ -117,7 +118,8 @@ class CrossChecker:
                         self.expect_in(era, era_ids, "era", here + ("output", era))
                     for era in era_ids:
                         if era in tile["eras"] and era not in tile["output"]:
-                            self.error(here + ("output",), f"'{iid}' level {tile['level']} gives no output for era '{era}'")
+                            self.error(here + ("output",),
+                                       f"'{iid}' level {tile['level']} gives no output for era '{era}'")
 
     def check_cards(self) -> None:
         locations, industries = self.data["locations"], self.data["industries"]
@@ -125,9 +127,10 @@ class CrossChecker:
             has_location, has_industries = "location" in card, "industries" in card
             if has_location == has_industries:
                 self.error(("cards", cid), f"card '{cid}' must name either a location or industries (not both)")
-            if has_location and self.expect_in(card["location"], locations, "location", ("cards", cid, "location")):
-                if locations[card["location"]]["kind"] == "merchant":
-                    self.error(("cards", cid, "location"), f"card '{cid}' names merchant location '{card['location']}', where nothing can be built")
+            if has_location and self.expect_in(card["location"], locations, "location", ("cards", cid, "location")) \
+                    and locations[card["location"]]["kind"] == "merchant":
+                self.error(("cards", cid, "location"),
+                           f"card '{cid}' names merchant location '{card['location']}', where nothing can be built")
             for i, industry in enumerate(card.get("industries", ())):
                 self.expect_in(industry, industries, "industry", ("cards", cid, "industries", i))
 
@@ -135,17 +138,20 @@ class CrossChecker:
         locations, industries = self.data["locations"], self.data["industries"]
         for mid in self.data["merchants"]:
             if self.expect_in(mid, locations, "location", ("merchants", mid)) and locations[mid]["kind"] != "merchant":
-                self.error(("merchants", mid), f"'{mid}' is a {locations[mid]['kind']}, not a merchant location", key=True)
+                self.error(("merchants", mid), f"'{mid}' is a {locations[mid]['kind']}, not a merchant location",
+                           key=True)
         for mid, tile in self.data["merchant_tiles"].items():
             for i, industry in enumerate(tile["buys"]):
                 if self.expect_in(industry, industries, "industry", ("merchant_tiles", mid, "buys", i)) \
                         and industries[industry]["flips"] != "sold":
-                    self.error(("merchant_tiles", mid, "buys", i), f"merchants buy only sold industries, not '{industry}'")
+                    self.error(("merchant_tiles", mid, "buys", i),
+                               f"merchants buy only sold industries, not '{industry}'")
         for players in self.data["players"]:
             spaces = sum(m["spaces"].get(players, 0) for m in self.data["merchants"].values())
             tiles = sum(t["count"].get(players, 0) for t in self.data["merchant_tiles"].values())
             if spaces != tiles:
-                self.error(("merchant_tiles",), f"with {players} players there are {tiles} merchant tiles for {spaces} merchant spaces")
+                self.error(("merchant_tiles",),
+                           f"with {players} players there are {tiles} merchant tiles for {spaces} merchant spaces")
 
     def check_resources(self) -> None:
         for rid, resource in self.data["resources"].items():
@@ -162,7 +168,8 @@ class CrossChecker:
         for mid, market in self.data["markets"].items():
             if market["start_cubes"] > len(market["prices"]):
                 self.error(("markets", mid, "start_cubes"),
-                           f"market '{mid}' holds {len(market['prices'])} cubes, so it cannot start with {market['start_cubes']}")
+                           f"market '{mid}' holds {len(market['prices'])} cubes, "
+                           f"so it cannot start with {market['start_cubes']}")
             if market["prices"] != sorted(market["prices"]):
                 self.error(("markets", mid, "prices"), f"market '{mid}' prices must be listed cheapest first")
 
@@ -175,11 +182,13 @@ class CrossChecker:
             if low > high:
                 self.error(("income_track", "bands", n, "levels"), f"band levels [{low}, {high}] are reversed")
             if previous is not None and low != previous + 1:
-                self.error(("income_track", "bands", n, "levels"), f"band starts at level {low}, but the previous band ended at {previous}")
+                self.error(("income_track", "bands", n, "levels"),
+                           f"band starts at level {low}, but the previous band ended at {previous}")
             previous = high
             positions += (high - low + 1) * band["spaces"]
         if not 0 <= track["start_position"] < positions:
-            self.error(("income_track", "start_position"), f"start position {track['start_position']} is off the track (0–{positions - 1})")
+            self.error(("income_track", "start_position"),
+                       f"start position {track['start_position']} is off the track (0–{positions - 1})")
 
     def check_eras(self) -> None:
         seen: dict[str, int] = {}
@@ -230,9 +239,11 @@ class CrossChecker:
                 missing = [p for p in supported if p not in table]
                 extra = [p for p in table if p not in supported]
                 if missing:
-                    self.error(path, f"{'.'.join(map(str, path))} gives no value for {', '.join(map(str, missing))} players")
+                    self.error(path,
+                               f"{'.'.join(map(str, path))} gives no value for {', '.join(map(str, missing))} players")
                 for p in extra:
-                    self.error(path + (p,), f"{'.'.join(map(str, path))} gives a value for {p} players, which this ruleset does not support", key=True)
+                    self.error(path + (p,), f"{'.'.join(map(str, path))} gives a value for {p} players, "
+                               "which this ruleset does not support", key=True)
 
     def check_rule_citations(self) -> None:
         rules = self.data["rules"]

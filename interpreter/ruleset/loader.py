@@ -16,16 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import rulesets
+from brass_dsl.source import SourcePos
 from interpreter.ruleset.compile_rules import RulesetCompiler
 from interpreter.ruleset.crossref import check_references
 from interpreter.ruleset.errors import DiagnosticSink, RulesetError
 from interpreter.ruleset.merge import resolve_extends
 from interpreter.ruleset.model import Ruleset, build_static_model
-from interpreter.ruleset.ruleset_files import display_name
 from interpreter.ruleset.primitives import build_registry
+from interpreter.ruleset.ruleset_files import display_name
 from interpreter.ruleset.schema import validate_structure
 from interpreter.ruleset.yaml_source import Document
-from brass_dsl.source import SourcePos
 
 DEFAULT_RULESET = "birmingham"
 

@@ -417,7 +417,8 @@ class _Patch:
                 self.m.error(where, f"each 'append' entry must be {self.entry_kind()}")
                 continue
             if isinstance(value, Hashable) and value in taken:
-                what = f"a step {_show(value)}" if self.field == BY_NAME else f"an entry with {self.field} {_show(value)}"
+                what = (f"a step {_show(value)}" if self.field == BY_NAME
+                        else f"an entry with {self.field} {_show(value)}")
                 message = f"{what} already exists; use 'set' to change it"
                 self.m.error(where if self.field == BY_NAME else where + (self.field,), message)
                 continue

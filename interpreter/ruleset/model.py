@@ -8,10 +8,14 @@ instead of re-reading dictionaries.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from brass_dsl.source import SourcePos
+
+if TYPE_CHECKING:
+    from interpreter.ruleset.yaml_source import Document
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +236,7 @@ class Requirement:
 
     rule: str | None
     check: Any  # CompiledExpression -> bool
-    message: str
+    message: tuple[tuple[str, Any], ...]  # text and compiled {expression} parts, in order (compile_rules.message)
     pos: SourcePos | None
 
 
@@ -321,6 +325,8 @@ class Ruleset:
     rule_folders: Mapping[str, str] = field(default_factory=dict)  # rule ID -> the folder whose files state it
     registry: Any = field(default=None, repr=False)  # the condition-language vocabulary of this ruleset
     data: Mapping[str, Any] = field(default_factory=dict, repr=False)  # the resolved YAML, for `brass show`
+    # The resolved Document with the position of every value (for FILE:LINE:COL in `brass rule`), set by the loader.
+    source: Document | None = field(default=None, repr=False, compare=False)
 
     @property
     def slots(self) -> tuple[Slot, ...]:
@@ -388,7 +394,7 @@ def _location(lid: str, data: Mapping[str, Any]) -> Location:
 def _tile(industry: str, t: Mapping[str, Any], data: Mapping[str, Any]) -> TileSpec:
     output = t.get("output", 0)
     era_ids = [e["id"] for e in data.get("eras", ()) if isinstance(e, dict) and "id" in e]
-    per_era = dict(output) if isinstance(output, dict) else {era: output for era in era_ids}
+    per_era = dict(output) if isinstance(output, dict) else dict.fromkeys(era_ids, output)
     return TileSpec(industry, t["level"], t["count"], t["cost"], t["coal"], t["iron"], t.get("beer", 0),
                     per_era, t["vp"], t["link_icons"], t["income"], t["develop"], tuple(t["eras"]))
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import difflib
 import functools
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from cerberus import TypeDefinition, Validator
-from cerberus.schema import DefinitionSchema
 from cerberus.errors import ValidationError
+from cerberus.schema import DefinitionSchema
 
 from interpreter.ruleset.errors import DiagnosticSink
 from interpreter.ruleset.yaml_source import Document
@@ -321,7 +322,8 @@ def _message(error: ValidationError, path: tuple) -> str:
     if error.code == 0x03:  # unknown field
         allowed = _schema_keys(path[:-1])
         hint = difflib.get_close_matches(str(key), allowed, n=1)
-        suggestion = f"; did you mean '{hint[0]}'?" if hint else (f"; allowed keys: {', '.join(allowed)}" if allowed else "")
+        suggestion = (f"; did you mean '{hint[0]}'?" if hint
+                      else f"; allowed keys: {', '.join(allowed)}" if allowed else "")
         return f"unknown key '{key}' in {'.'.join(str(p) for p in path[:-1]) or 'the ruleset'}{suggestion}"
     if rule == "required":
         return f"missing required key '{key}' in {'.'.join(str(p) for p in path[:-1]) or 'the ruleset'}"
@@ -331,7 +333,8 @@ def _message(error: ValidationError, path: tuple) -> str:
     if rule == "allowed":
         return f"{name}: {value!r} is not allowed; expected one of {', '.join(map(str, constraint))}"
     if rule == "regex":
-        return f"{name}: {value!r} is not a valid {'rule ID (like R-BUILD-03)' if 'R-' in constraint else 'id (lower_snake_case)'}"
+        what = "rule ID (like R-BUILD-03)" if "R-" in constraint else "id (lower_snake_case)"
+        return f"{name}: {value!r} is not a valid {what}"
     if rule == "min":
         return f"{name} must be at least {constraint}, not {value}"
     if rule == "max":

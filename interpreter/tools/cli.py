@@ -39,6 +39,7 @@ import json
 import os
 import sys
 import traceback
+from importlib import metadata
 from typing import Any, Sequence
 
 import yaml
@@ -51,6 +52,9 @@ from interpreter.ruleset.model import Ruleset
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.version:
+        print(f"brass {_version()}")
+        return 0
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
@@ -75,8 +79,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 3
 
 
+def _version() -> str:
+    """The version of the installed distribution (its metadata, not a copy kept in the code)."""
+    try:
+        return metadata.version("brass-rules")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (brass-rules is not installed)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="brass", description="A rules interpreter for Brass: Birmingham.")
+    parser.add_argument("--version", action="store_true", help="print the version of brass and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser("check", help="validate a ruleset and print a summary")

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from dsl_world import build_registry, make_env
 
 from brass_dsl import DslError, Registry, compile_expression
+
+from dsl_world import build_registry, make_env
 
 
 @pytest.fixture(scope="session")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from dsl_world import LOCATIONS, make_env
 
 from brass_dsl import BOOL, INT, DslError, DslErrors, ListType, compile_expression
+
+from dsl_world import LOCATIONS, make_env
 
 
 @pytest.mark.parametrize(

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from dsl_world import make_env
 
 from brass_dsl import INT, DslError, DslEvaluationError, compile_expression
 from brass_dsl.errors import DslErrors
 from brass_dsl.source import ExpressionOrigin, SourcePos
+
+from dsl_world import make_env
 
 TWO_LINES = "me.money >= 5 and\n  count(p in players where p.mony > 1) > 0\n"
 

@@ -6,9 +6,10 @@ alice (money 7, vp 10, me), bob (money 2, vp 25), carol (money 12, vp 3); here =
 from __future__ import annotations
 
 import pytest
-from dsl_world import LOCATIONS, make_env
 
 from brass_dsl import BOOL, INT, DslEvaluationError, compile_expression
+
+from dsl_world import LOCATIONS, make_env
 
 
 @pytest.mark.parametrize(

@@ -112,7 +112,7 @@ def test_reference_markdown(registry) -> None:
 def test_every_documented_example_compiles(registry) -> None:
     from brass_dsl import compile_expression
 
-    examples = [e.example for e in registry.names() + registry.functions() if e.example]  # type: ignore[operator]
+    examples = [e.example for e in [*registry.names(), *registry.functions()] if e.example]
     assert len(examples) == 6
     for example in examples:
         compile_expression(example, registry)
