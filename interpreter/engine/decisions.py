@@ -288,7 +288,7 @@ class DecisionEngine:
 
     def all_hold(self, checks: list[Check], env: Env) -> bool:
         holds = self.holds
-        for check in checks:  # a plain loop: this is the innermost loop of every search
+        for check in checks:  # noqa: SIM110 - a plain loop: the innermost loop of every search, all() costs a generator
             if not holds(check, env):
                 return False
         return True
@@ -322,7 +322,8 @@ class DecisionEngine:
             self.unbind(plan, pending.index, env)
 
     def current_part(self, pending: Pending) -> ActionPart:
-        return pending.action.repeat.part if pending.in_repeat else pending.action.part
+        repeat = pending.action.repeat
+        return repeat.part if pending.in_repeat and repeat is not None else pending.action.part
 
     # -- explaining --------------------------------------------------------------------------
 
@@ -330,7 +331,8 @@ class DecisionEngine:
         """Every precondition of the part (bound so far) that does not hold, with its message."""
         plan = self.plan(part)
         levels = [plan.requires_first] + plan.requires_at[: (len(part.params) if upto is None else upto + 1)]
-        failed, unjudged = [], []
+        failed: list[Failure] = []
+        unjudged: list[Failure] = []
         for check in (c for level in levels for c in level):
             if any(name not in env.vars for name in check.bound):
                 continue  # it reads a choice that was not made: it cannot be judged

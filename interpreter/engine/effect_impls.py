@@ -81,7 +81,7 @@ def _build_tile(table: Table, env: Env, args: dict[str, Any]) -> None:
 def _sell_output(table: Table, env: Env, args: dict[str, Any]) -> None:
     tile = table.state.tiles.get(args["slot"].id)
     sale = sell_to_market(table, tile) if tile else None
-    if sale:
+    if tile and sale:
         table.note("sold to market", tile=tile.slot.id, **sale)
 
 
@@ -210,7 +210,7 @@ def _score_links(table: Table, env: Env, args: dict[str, Any]) -> None:
     """
     value = args.get("value")
     links = table.state.links
-    breakdown = []
+    breakdown: list[dict[str, Any]] = []
     for link_id in sorted(links):
         seat = links[link_id]
         owner = table.player(seat)

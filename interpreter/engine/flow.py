@@ -113,7 +113,8 @@ class Flow:
         self._first_player_with_cards()
 
     def _first_player_with_cards(self) -> None:
-        """From the current turn position, skip players without cards (they have no turn); end the round if none is left."""
+        """From the current turn position, skip players without cards (they have no turn); end the round
+        if none is left."""
         table = self.table
         state = table.state
         while state.turn_index < len(state.turn_order) and not table.me.hand:

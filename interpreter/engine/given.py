@@ -22,6 +22,7 @@ links_left; markets; merchants; turn order, player to act and actions left.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -111,10 +112,8 @@ class _Applier:
             raise GivenError(list(dict.fromkeys(self.errors)))
 
     def attempt(self, fn: Any, *args: Any) -> None:
-        try:
+        with contextlib.suppress(_Stop):  # reported already; what depends on it is skipped
             fn(*args)
-        except _Stop:
-            pass
 
     # -- value checks ----------------------------------------------------------------------
 
@@ -328,7 +327,7 @@ class _Applier:
     def deck(self, value: Any, chosen: list[Card]) -> None:
         s = self.g.state
         if isinstance(value, list):
-            wanted = []
+            wanted: list[Card] = []
             for n, face in enumerate(value):
                 try:
                     card = self.take(face, ("deck", n), chosen + wanted)
@@ -408,7 +407,8 @@ class _Applier:
         a slot showing only that industry first (as a Build must use it first, R-BUILD-09)."""
         location = self.one_of(item["location"], at + ("location",), list(self.rs.locations), "location")
         industry = self.one_of(item["industry"], at + ("industry",), list(self.rs.industries), "industry")
-        free = [s for s in self.rs.locations[location].slots if industry in s.industries and s.id not in self.seen_slots]
+        free = [s for s in self.rs.locations[location].slots
+                if industry in s.industries and s.id not in self.seen_slots]
         if not free:
             raise self.error(at + ("location",), f"{self.rs.locations[location].name} has no free slot showing the "
                                                  f"{industry} icon")

@@ -8,7 +8,7 @@ results are cached until the set of placed links changes.
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable
+from collections.abc import Iterable
 
 from interpreter.ruleset.model import Ruleset
 

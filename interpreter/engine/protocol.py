@@ -85,7 +85,8 @@ class DecisionProtocol:
         self.flow.answer(question["key"], decision["answer"])
 
     def _start_action(self, decision: Decision, whole: Decision | None) -> None:
-        action = self.table.ruleset.actions.get(decision.get("action")) if set(decision) == {"action"} else None
+        name = decision.get("action") if set(decision) == {"action"} else None
+        action = self.table.ruleset.actions.get(name) if isinstance(name, str) else None
         if action is None:
             raise IllegalAction(f"choose an action first, e.g. {{'action': 'build'}}; "
                                 f"actions: {', '.join(self.table.ruleset.actions)}")
@@ -187,7 +188,8 @@ class DecisionProtocol:
         """The decisions of a whole action, one by one, as `feed` takes them."""
         found = self.table.ruleset.actions.get(action["action"])
         if found is None:
-            raise IllegalAction(f"unknown action '{action['action']}'; actions: {', '.join(self.table.ruleset.actions)}")
+            known = ", ".join(self.table.ruleset.actions)
+            raise IllegalAction(f"unknown action '{action['action']}'; actions: {known}")
         yield {"action": found.id}
         for param in found.part.params:
             if param.name not in action:

@@ -42,7 +42,8 @@ class Refusals:
         failures += self.decisions.failures(part, env)
         if not failures and pending is None and repeat is not None and repeat.min > 0:
             repeats = choices.get(repeat.name, [{}])
-            first = repeats[0] if isinstance(repeats, list) and repeats else repeats if isinstance(repeats, dict) else {}
+            first = repeats[0] if isinstance(repeats, list) and repeats else \
+                repeats if isinstance(repeats, dict) else {}
             renv = self.decisions.env(dict(env.vars, nth=1))
             failures = self._bind_choices(repeat.part, first, renv, 0)
             failures += self.decisions.failures(repeat.part, renv)

@@ -8,7 +8,8 @@ the game's JSON records.
 
 from __future__ import annotations
 
-from typing import MutableSequence, TypeVar
+from collections.abc import MutableSequence
+from typing import TypeVar
 
 MASK = (1 << 64) - 1
 T = TypeVar("T")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from interpreter.ruleset.model import Ruleset
 from interpreter.engine.rng import Rng
 from interpreter.engine.state import Card, GameState, MerchantSpace, Player
+from interpreter.ruleset.model import Ruleset
 
 
 def all_cards(ruleset: Ruleset, players: int) -> dict[str, Card]:
@@ -21,8 +21,8 @@ def all_cards(ruleset: Ruleset, players: int) -> dict[str, Card]:
                 card = Card(f"{spec.id}#{n}", spec.id, "industry", name, (), spec.industries)
             cards[card.id] = card
     for wild in ruleset.wild_cards.values():
-        locations = tuple(l.id for l in ruleset.locations.values()
-                          if l.slots and l.kind not in wild.excludes) if wild.kind == "location" else ()
+        locations = tuple(loc.id for loc in ruleset.locations.values()
+                          if loc.slots and loc.kind not in wild.excludes) if wild.kind == "location" else ()
         for n in range(1, wild.count + 1):
             card = Card(f"{wild.id}#{n}", wild.id, f"wild_{wild.kind}", wild.id.replace("_", " ").title(),
                         locations, every_industry)

@@ -117,8 +117,8 @@ class Sourcing:
             return 0
         resource = self.rs.resources[resource_id]
         missing = max(0, amount - self.free_amount(resource, player, at, action))
-        if missing == 0 or not self.market_open(resource, at, action):
-            return 0
+        if missing == 0 or not self.market_open(resource, at, action) or resource.market is None:
+            return 0  # (a resource without a market never has an open one)
         market = self.rs.markets[resource.market]
         return market_buy_cost(market, self.state.markets[market.id], missing)
 

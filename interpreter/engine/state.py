@@ -13,7 +13,8 @@ from typing import Any
 from interpreter.ruleset.model import Ruleset, Slot, TileSpec
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # one object per card of a game: identity is equality (fast hashing in memos)
+# One object per card of a game: identity is equality (fast hashing in memos).
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One physical card. `locations`/`industries` say what it lets you build."""
 
