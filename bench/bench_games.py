@@ -21,9 +21,9 @@ import time
 import tracemalloc
 
 from interpreter.engine.game import Game
+from interpreter.engine.rng import Rng
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
-from interpreter.engine.rng import Rng
 
 
 def play(ruleset: Ruleset, players: int, seed: int) -> tuple[int, float, float]:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import rulesets
-from interpreter.tools.cli import main
 from interpreter.ruleset.errors import RulesetError
 from interpreter.ruleset.loader import load_ruleset
+from interpreter.tools.cli import main
 
 ROOT = """\
 name: broken
@@ -195,7 +195,7 @@ def test_all_errors_are_listed(tmp_path: Path, capsys) -> None:
     messages = errors_of(folder)
     assert_located(messages, "extra.yaml", 2, "nowhere")
     assert_located(messages, "extra.yaml", 3, "elsewhere")
-    code, output = cli_output(folder, capsys)
+    _code, output = cli_output(folder, capsys)
     assert "2 errors" in output
 
 
@@ -284,7 +284,8 @@ def test_sources_in_changes_the_sources_of_that_action_only(tmp_path: Path) -> N
                   {"slot": "farm_south/0", "owner": 2, "industry": "brewery", "level": 2, "cubes": 2}],
         "links": [{"link": "L30", "owner": 2}]}, seed=1)
     card = next(c.id for c in game.table.player(1).hand if c.face == "birmingham")
-    failures = game.explain({"action": "network", "card": card, "links": [{"link": "L04"}, {"link": "L26"}]})["failures"]
+    network = {"action": "network", "card": card, "links": [{"link": "L04"}, {"link": "L26"}]}
+    failures = game.explain(network)["failures"]
     assert [f.rule for f in failures] == ["R-LINK-05"]
     assert game.table.can_source(game.table.player(1), "beer", 1, ["kidderminster"], "network") is False
     assert game.table.can_source(game.table.player(1), "beer", 1, ["kidderminster"], "sell") is True

@@ -148,7 +148,8 @@ def test_income_track_landmarks(rs) -> None:
     track = rs.income
     assert track.positions == 100 and track.start_position == 10
     assert (track.level_at(25), track.level_at(31), track.level_at(61), track.level_at(97)) == (8, 11, 21, 30)
-    assert [track.top_position(lv) for lv in (-10, -3, 0, 1, 10, 11, 20, 21, 29, 30)] == [0, 7, 10, 12, 30, 33, 60, 64, 96, 99]
+    levels = (-10, -3, 0, 1, 10, 11, 20, 21, 29, 30)
+    assert [track.top_position(lv) for lv in levels] == [0, 7, 10, 12, 30, 33, 60, 64, 96, 99]
 
 
 def test_setup_and_economy(rs) -> None:
@@ -183,7 +184,7 @@ def test_actions_are_defined_with_rule_ids(rs) -> None:
 def test_rule_index_is_complete(rs) -> None:
     assert len(rs.rules) == 125
     assert rs.rules["R-LOAN-02"].text
-    assert list(rs.rules)[0] == "R-SETUP-01"
+    assert next(iter(rs.rules)) == "R-SETUP-01"
 
 
 def test_intro_ruleset_extends_the_full_game() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.tools.bots import GreedyBot, RandomBot, bot_seed, deciding_seat, make_bot
 from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants, developed_counts
 from interpreter.ruleset.loader import load_ruleset
+from interpreter.tools.bots import GreedyBot, RandomBot, bot_seed, deciding_seat, make_bot
 from interpreter.tools.simulate import InvariantViolation, play_game, simulate
 
 

@@ -112,8 +112,10 @@ def test_typed_nonsense_is_refused_and_the_game_goes_on(run) -> None:
 @pytest.mark.parametrize("content, message", [
     ('{"format": "brass-game/1"', "is not JSON"),
     ("[1, 2]", "is not a saved game"),
-    ('{"format": "brass-game/1", "ruleset": "birmingham", "players": 2, "seed": 1, "moves": [{"action": "fly"}]}', "illegal"),
-    ('{"format": "brass-game/1", "ruleset": "birmingham", "players": 2, "seed": 1, "moves": []}', "cannot be read"),  # no state
+    ('{"format": "brass-game/1", "ruleset": "birmingham", "players": 2, "seed": 1, "moves": [{"action": "fly"}]}',
+     "illegal"),
+    ('{"format": "brass-game/1", "ruleset": "birmingham", "players": 2, "seed": 1, "moves": []}',
+     "cannot be read"),  # no state
 ])
 def test_a_corrupt_save_is_an_error_without_traceback(tmp_path: Path, run, content: str, message: str) -> None:
     path = tmp_path / "bad.json"

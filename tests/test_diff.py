@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from interpreter.ruleset import loader
-from interpreter.tools.cli import main
-from interpreter.tools.diff import ADDED, CONDITION, EXPRESSION, REMOVED, VALUE, diff_documents, diff_rulesets
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.yaml_source import load_yaml_text
+from interpreter.tools.cli import main
+from interpreter.tools.diff import ADDED, CONDITION, EXPRESSION, REMOVED, VALUE, diff_documents, diff_rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = ["name", "title", "description"]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.tools import docs
 from interpreter.ruleset.effects import EFFECTS
 from interpreter.ruleset.loader import load_ruleset
+from interpreter.tools import docs
 
 HINT = "run `python -m interpreter.tools.docs` and commit the result"
 
@@ -52,7 +52,8 @@ def test_reference_covers_the_vocabulary(ruleset) -> None:
 
 def test_render_rewrites_only_the_marked_block() -> None:
     text = "intro\n<!-- BEGIN GENERATED: a -->\nold\n<!-- END GENERATED: a -->\noutro\n"
-    assert docs.render(text, {"a": "new"}) == "intro\n<!-- BEGIN GENERATED: a -->\nnew\n<!-- END GENERATED: a -->\noutro\n"
+    expected = "intro\n<!-- BEGIN GENERATED: a -->\nnew\n<!-- END GENERATED: a -->\noutro\n"
+    assert docs.render(text, {"a": "new"}) == expected
 
 
 @pytest.mark.parametrize(("text", "problem"), [

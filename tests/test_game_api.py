@@ -9,8 +9,8 @@ import pytest
 
 from interpreter.engine.decisions import DecisionEngine
 from interpreter.engine.game import Game, GameFileError, IllegalAction
-from interpreter.ruleset.loader import load_ruleset
 from interpreter.engine.rng import Rng
+from interpreter.ruleset.loader import load_ruleset
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +138,7 @@ def test_random_game_runs_to_the_end_with_the_rulebook_card_arithmetic(rs, playe
         game.apply(decision)
     assert started == actions
     assert not game.state.deck and all(not p.hand for p in game.state.players)
-    assert [s["place"] for s in game.standings()][0] == 1
+    assert game.standings()[0]["place"] == 1
     # after the end nothing is accepted, and the refusal cites the rule that ends the game
     assert game.legal_actions() == []
     before = game.to_json()

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from interpreter.engine.game import Game, IllegalAction
 from interpreter.engine.given import GivenError
 from interpreter.engine.invariants import check_invariants
-from interpreter.ruleset.loader import load_ruleset
 from interpreter.engine.rng import Rng
+from interpreter.ruleset.loader import load_ruleset
 
 RULESET = load_ruleset("birmingham")
 SLOTS = [(s.id, industry) for s in RULESET.slots for industry in s.industries]

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.tools.cli import main
 from interpreter.engine.game import Game, GameFileError
-from interpreter.engine.given import GivenError
 from interpreter.ruleset.loader import load_ruleset
 
 PUZZLE = """\
@@ -39,8 +37,8 @@ def write(tmp_path: Path, text: str, name: str = "setup.yaml") -> Path:
 def test_play_from_a_setup_file_saves_a_game_that_reloads_and_replays(tmp_path: Path, run) -> None:
     setup, save = write(tmp_path, PUZZLE), tmp_path / "game.json"
     # player 1 loans with a Birmingham card (£30 + £30 = £60), then passes; then the bot plays.
-    status, out, err = run("play", "--from", str(setup), "--seats", "human,greedy", "--save", str(save), stdin="\n".join([
-        '{"action": "loan", "card": "birmingham#2"}', "s", "q"]))
+    status, out, err = run("play", "--from", str(setup), "--seats", "human,greedy", "--save", str(save),
+                           stdin="\n".join(['{"action": "loan", "card": "birmingham#2"}', "s", "q"]))
     assert status == 0, err
     assert "birmingham: started from a given position, 2 players, seed 5" in out
     saved = json.loads(save.read_text())
@@ -74,7 +72,8 @@ def test_a_fixed_deck_order_decides_the_cards_drawn(tmp_path: Path, run) -> None
                                    "players": {1: {"hand": ["birmingham", "birmingham", "dudley"]}},
                                    "deck": ["worcester", "coventry", "brewery"]}, seed=5)
     game.apply({"action": "pass", "card": "birmingham#2"})
-    assert sorted(c.face for c in game.table.player(1).hand) == ["birmingham", "brewery", "coventry", "dudley", "worcester"]
+    assert sorted(c.face for c in game.table.player(1).hand) == \
+        ["birmingham", "brewery", "coventry", "dudley", "worcester"]
     assert game.state.deck == []
 
 
@@ -106,8 +105,8 @@ def test_an_impossible_position_is_a_located_error(tmp_path: Path, run) -> None:
 
 
 def test_a_scenario_file_is_a_setup_file_too(run) -> None:
-    status, out, err = run("play", "--from", "scenarios/birmingham/coal_market_fallback.yaml", "--seats", "greedy,greedy",
-                           stdin="")
+    status, out, err = run("play", "--from", "scenarios/birmingham/coal_market_fallback.yaml",
+                           "--seats", "greedy,greedy", stdin="")
     assert status == 0, err
     assert "Final standings" in out
 

@@ -19,10 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.tools.cli import main
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.trace import (TraceMapping, game_from_trace_setup, load_trace, replay_trace,
-                               ruleset_with_links)
+from interpreter.tools.cli import main
+from interpreter.tools.trace import TraceMapping, game_from_trace_setup, load_trace, replay_trace, ruleset_with_links
 
 REAL_GAMES = Path(__file__).resolve().parents[2] / "shared" / "real-games"
 TRACES = REAL_GAMES / "traces"

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
 
-from interpreter.tools.cli import main
 from interpreter.engine.game import Game
 from interpreter.engine.given import GivenError
 from interpreter.ruleset.loader import load_ruleset
+from interpreter.tools.cli import main
 from interpreter.tools.scenario import ScenarioError, load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,13 +62,15 @@ def errors_of(path: Path) -> list[str]:
     ("  merchants: {\"nottingham/0\": {tile: cotton}}\n",
      "s.yaml:5:15: merchant space nottingham/0 is not in use with 2 players "),
     ("  era: steam\n", "s.yaml:5:8: unknown era 'steam'"),
-    ("  players:\n    1: {mat: {coal: 7}}\n", "s.yaml:6:21: Coal Mine has no level 7 (levels 1 to 4; 'none' when every tile is gone)"),
+    ("  players:\n    1: {mat: {coal: 7}}\n",
+     "s.yaml:6:21: Coal Mine has no level 7 (levels 1 to 4; 'none' when every tile is gone)"),
     ("  tiles:\n    - {location: dudley, owner: 1, industry: cotton, level: 1}\n",
      "s.yaml:6:18: Dudley has no free slot showing the cotton icon"),
     ("  tiles:\n    - {location: dudley, slot: dudley/0, owner: 1, industry: coal, level: 1}\n",
      "s.yaml:6:7: a tile is placed on a 'slot' (dudley/0) or in a 'location' (dudley), one of the two"),
     ("  players:\n    1: {mat: {coal: 1}}\n  tiles:\n    - {slot: dudley/0, owner: 1, industry: coal, level: 1}\n",
-     "s.yaml:6:21: player 1's coal tiles on the board have taken every level 1 tile off the mat (the lowest left is level 2)"),
+     "s.yaml:6:21: player 1's coal tiles on the board have taken every level 1 tile off the mat "
+     "(the lowest left is level 2)"),
 ])
 def test_an_impossible_given_is_a_located_error(tmp_path: Path, given: str, expected: str) -> None:
     path = write(tmp_path, HEAD + "given:\n  round: 2\n" + given)
@@ -136,7 +137,8 @@ def test_an_unexpected_refusal_and_an_unexpected_acceptance_are_failures(tmp_pat
     refused = FAILING.replace("income", "x").replace("    1: {hand: [birmingham, dudley]}",
                                                       "    1: {hand: [birmingham, dudley], income: 2}")
     result = run_scenario(load_scenario(write(tmp_path, refused), display="s.yaml"))
-    assert str(result.failures[0]).startswith("s.yaml:10:5: step 1 (action {action: loan, card: birmingham}) was refused")
+    assert str(result.failures[0]).startswith(
+        "s.yaml:10:5: step 1 (action {action: loan, card: birmingham}) was refused")
     assert "was refused" in str(result.failures[0])
     accepted = FAILING.replace("card: birmingham}}", "card: birmingham}, expect: illegal, reasons: [R-LOAN-02]}")
     result = run_scenario(load_scenario(write(tmp_path, accepted), display="s.yaml"))
@@ -146,13 +148,15 @@ def test_an_unexpected_refusal_and_an_unexpected_acceptance_are_failures(tmp_pat
 def test_given_without_a_document_names_the_key() -> None:
     with pytest.raises(GivenError) as caught:
         Game.from_setup(load_ruleset("birmingham"), 2, {"markets": {"iron": 11}}, seed=1)
-    assert str(caught.value.diagnostics[0]) == "<given>:1:1: given.markets.iron: the iron market holds at most 10 cubes, not 11"
+    assert str(caught.value.diagnostics[0]) == \
+        "<given>:1:1: given.markets.iron: the iron market holds at most 10 cubes, not 11"
 
 
 def test_game_from_setup_keeps_what_is_not_given() -> None:
     rs = load_ruleset("birmingham")
     plain = Game.from_setup(rs, 2, {}, seed=3)
-    game = Game.from_setup(rs, 2, {"players": {2: {"money": 5}}, "links": [{"link": "L04", "owner": 1}]}, seed=3)
+    game = Game.from_setup(rs, 2, {"players": {2: {"money": 5}}, "links": [{"link": "L04", "owner": 1}]},
+                           seed=3)
     assert game.table.player(2).money == 5 and game.table.player(1).money == plain.table.player(1).money
     assert game.table.player(1).links_left == plain.table.player(1).links_left - 1
     assert [c.id for c in game.table.player(1).hand] == [c.id for c in plain.table.player(1).hand]
@@ -161,7 +165,8 @@ def test_game_from_setup_keeps_what_is_not_given() -> None:
 def test_brass_verify_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(ROOT / "scenarios" / "birmingham-intro")]) == 0
     out = capsys.readouterr().out
-    assert out.rstrip().splitlines()[-1] == f"{len(list((ROOT / 'scenarios' / 'birmingham-intro').glob('*.yaml')))} passed, 0 failed"
+    files = len(list((ROOT / "scenarios" / "birmingham-intro").glob("*.yaml")))
+    assert out.rstrip().splitlines()[-1] == f"{files} passed, 0 failed"
     assert "R-INTRO-02  intro_extra_scores" in out
     write(tmp_path, FAILING)
     assert main(["verify", str(tmp_path), "--coverage"]) == 1
@@ -171,11 +176,12 @@ def test_brass_verify_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert out.rstrip().splitlines()[-1] == "0 passed, 1 failed"
 
 
-def test_coverage_counts_a_rewritten_rule_for_the_variant_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_coverage_counts_a_rewritten_rule_for_the_variant_only(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """summary-es rewrites R-ERA-02 and R-BEER-02: its scenario citing R-ERA-02 covers the
     variant's reading, not the rulebook's; an inherited rule counts for the base index."""
-    write(tmp_path, "ruleset: summary-es\nplayers: 2\nrules: [R-ERA-02, R-SETUP-06]\nthen: ['market(\"coal\") == 13']\n",
-          "es_reading.yaml")
+    write(tmp_path, "ruleset: summary-es\nplayers: 2\nrules: [R-ERA-02, R-SETUP-06]\n"
+                    "then: ['market(\"coal\") == 13']\n", "es_reading.yaml")
     assert main(["verify", str(tmp_path), "--coverage"]) == 0
     out = capsys.readouterr().out
     base = out[out.index("rule coverage (birmingham):"):out.index("rule coverage (summary-es")]
@@ -244,7 +250,8 @@ def test_brass_verify_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert broken["loaded"] is False and broken["problems"][0]["message"].startswith("unknown rule ID 'R-COAL-99'")
     assert failing["loaded"] is True and failing["passed"] is False
     [problem] = failing["problems"]
-    assert problem["at"].endswith("failing.yaml:13:5") and problem["message"] == "assertion failed: money(1) + 1 == vp(1)"
+    assert problem["at"].endswith("failing.yaml:13:5")
+    assert problem["message"] == "assertion failed: money(1) + 1 == vp(1)"
     assert "money(1) + 1 = 48" in problem["detail"]
     table = data["coverage"]["birmingham"]
     assert table["rules"] == 125 and table["covered"] == 1 and table["cited_by"]["R-COAL-02"] == ["failing"]
@@ -259,7 +266,8 @@ def test_a_given_position_keeps_the_tile_count(tmp_path: Path) -> None:
         "players": {1: {"mat": {"coal": 3}}},
         "tiles": [{"slot": "dudley/0", "owner": 1, "industry": "coal", "level": 2}]}, seed=1)
     player = game.table.player(1)
-    assert (sum(player.mat_used.values()), player.gone_before, player.removed) == (3, 2, 0)  # I, II, II off; one on the board
+    # I, II, II off; one on the board
+    assert (sum(player.mat_used.values()), player.gone_before, player.removed) == (3, 2, 0)
     assert check_invariants(game.table) == []
 
 

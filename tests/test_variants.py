@@ -15,12 +15,27 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
 
-from position import (card_id, cubes, era, hand, last_cards, link, links_and_tiles_for_link_scoring, merchant, merchants, pass_round, refused,  # noqa: E402
-                      set_mat, set_player, tile, turn)
+from interpreter.engine.game import Game
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.tools.cli import main
 
-from interpreter.tools.cli import main  # noqa: E402
-from interpreter.engine.game import Game  # noqa: E402
-from interpreter.ruleset.loader import load_ruleset  # noqa: E402
+from position import (
+    card_id,
+    cubes,
+    era,
+    hand,
+    last_cards,
+    link,
+    links_and_tiles_for_link_scoring,
+    merchant,
+    merchants,
+    pass_round,
+    refused,
+    set_mat,
+    set_player,
+    tile,
+    turn,
+)
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 VARIANTS = ("tiebreak-by-level", "summary-es", "what-if")
@@ -279,6 +294,6 @@ def test_what_if_patches_exactly_one_requirement() -> None:
     base, variant = load_ruleset("birmingham").data, load_ruleset(RULESETS / "what-if").data
     before, after = base["actions"]["build"]["requires"], variant["actions"]["build"]["requires"]
     assert len(before) == len(after)
-    changed = [n for n, (a, b) in enumerate(zip(before, after)) if a != b]
+    changed = [n for n, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
     assert [after[n]["rule"] for n in changed] == ["R-BUILD-12"]
     assert after[changed[0]]["check"] == "not any(t in tiles_at(location) where t.owner == me and t.slot != slot)"

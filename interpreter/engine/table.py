@@ -26,6 +26,7 @@ from interpreter.engine.sourcing import Sourcing
 from interpreter.engine.state import Card, GameState, MerchantSpace, PlacedTile, Player
 from interpreter.engine.values import describe
 from interpreter.ruleset.model import Ruleset, Slot, TileSpec
+from interpreter.ruleset.primitives import GameQueries
 
 
 class NeedDecision(Exception):
@@ -297,3 +298,9 @@ class Table:
         self.state.rng_state = rng.state
         self.state.deck = deck
         self.note("new draw deck", cards=len(deck))
+
+
+def as_queries(table: Table) -> GameQueries:
+    """The table as the condition language sees it: mypy checks here that `Table` implements the
+    `GameQueries` protocol the vocabulary is written against."""
+    return table

@@ -19,7 +19,8 @@ reports that it needs a game instead of guessing.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from brass_dsl import BOOL, INT, STR, Env, ListType, Param, RecordType, Registry
 from interpreter.ruleset.model import NetworkOption, Slot, TileSpec
@@ -33,10 +34,16 @@ class GameQueries(Protocol):
     """What the condition language asks of a game in progress (implemented by the engine)."""
 
     ruleset: Any
-    me: Any
-    era: str
-    round: int
-    players: Sequence[Any]
+
+    # Read only: expressions never set them (and the engine derives them from its state).
+    @property
+    def me(self) -> Any: ...
+    @property
+    def era(self) -> str: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def players(self) -> Sequence[Any]: ...
 
     def hand(self, player: Any) -> list[Any]: ...
     def income_level(self, player: Any) -> int: ...
@@ -97,7 +104,8 @@ class BrassVocabulary:
         self.resource = add(RecordType("resource", "A resource (coal, iron, beer), by id.", ids=_ids(rs.resources)))
         self.era = add(RecordType("era", "An era, by id.", ids=lambda: [e.id for e in rs.eras]))
         self.slot = add(RecordType("slot", "An industry slot of a location, with the icons it shows."))
-        self.mat_tile = add(RecordType("mat_tile", "One level of an industry's tiles on a player mat (its printed stats)."))
+        self.mat_tile = add(RecordType("mat_tile",
+                                       "One level of an industry's tiles on a player mat (its printed stats)."))
         self.tile = add(RecordType("tile", "An industry tile placed on the board."))
         self.card = add(RecordType("card", "A card: location, industry, wild location or wild industry."))
         self.merchant_tile = add(RecordType("merchant_tile", "A merchant tile lying on a merchant space."))
@@ -110,19 +118,21 @@ class BrassVocabulary:
         f = self._field
         f(self.player, "money", INT, "Money in hand (£).", lambda p: p.money)
         f(self.player, "vp", INT, "Victory points scored so far.", lambda p: p.vp)
-        f(self.player, "income_position", INT, "Track position of the income marker (0–99).", lambda p: p.income_position)
+        f(self.player, "income_position", INT, "Track position of the income marker (0–99).",
+          lambda p: p.income_position)
         f(self.player, "links_left", INT, "Link tiles not yet placed.", lambda p: p.links_left)
         f(self.player, "spent", INT, "Money spent this round.", lambda p: p.spent)
         f(self.player, "seat", INT, "Seat number, from 1.", lambda p: p.seat)
 
-        f(self.location, "name", STR, "Printed name.", lambda l: rs.locations[l].name)
-        f(self.location, "kind", STR, "town, farm_brewery or merchant.", lambda l: rs.locations[l].kind)
-        f(self.location, "group", STR, "Banner colour group ('' if none).", lambda l: rs.locations[l].group or "")
-        f(self.location, "slots", ListType(self.slot), "Industry slots.", lambda l: rs.locations[l].slots)
-        f(self.location, "link_icons", INT, "Printed link icons (merchant locations).", lambda l: rs.locations[l].link_icons)
+        f(self.location, "name", STR, "Printed name.", lambda loc: rs.locations[loc].name)
+        f(self.location, "kind", STR, "town, farm_brewery or merchant.", lambda loc: rs.locations[loc].kind)
+        f(self.location, "group", STR, "Banner colour group ('' if none).", lambda loc: rs.locations[loc].group or "")
+        f(self.location, "slots", ListType(self.slot), "Industry slots.", lambda loc: rs.locations[loc].slots)
+        f(self.location, "link_icons", INT, "Printed link icons (merchant locations).",
+          lambda loc: rs.locations[loc].link_icons)
 
-        f(self.link, "ends", ListType(self.location), "Locations the line touches (2, or 3 for Kidderminster–Worcester).",
-          lambda k: rs.links[k].ends)
+        f(self.link, "ends", ListType(self.location),
+          "Locations the line touches (2, or 3 for Kidderminster–Worcester).", lambda k: rs.links[k].ends)
         f(self.link, "canal", BOOL, "The line takes a canal.", lambda k: rs.links[k].canal)
         f(self.link, "rail", BOOL, "The line takes a rail.", lambda k: rs.links[k].rail)
 
@@ -243,7 +253,8 @@ class BrassVocabulary:
            "The location holds one of the player's industry tiles or touches one of their links (R-CONN-01).",
            "in_network(me, location)", lambda env, q, loc: game(env).in_network(q, loc))
         fn("connected", (Param("a", self.location), Param("b", self.location)), BOOL,
-           "A route of placed links (any owner) joins the two locations; a location is connected to itself (R-CONN-02).",
+           "A route of placed links (any owner) joins the two locations; "
+           "a location is connected to itself (R-CONN-02).",
            "connected(tile.location, merchant.location)", lambda env, a, b: game(env).connected(a, b))
         fn("has_board_tiles", (p,), BOOL, "The player has an industry or link tile on the board (R-BUILD-07).",
            "not has_board_tiles(me)", lambda env, q: game(env).has_board_tiles(q))

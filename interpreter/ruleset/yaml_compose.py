@@ -19,22 +19,28 @@ later) and keeps aliases visible as `AliasNode`, so that they can be checked.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from yaml.composer import Composer, ComposerError
 from yaml.error import Mark
 from yaml.events import (
     AliasEvent,
+    CollectionEndEvent,
     MappingEndEvent,
     ScalarEvent,
     SequenceEndEvent,
     SequenceStartEvent,
 )
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNode
 from yaml.parser import Parser
 from yaml.reader import Reader
 from yaml.scanner import Scanner
+
+if TYPE_CHECKING:
+    from builtins import _ClassInfo  # what `isinstance` takes; PyYAML's stubs type `check_token` with it
+
+    from yaml._yaml import Mark as CMark  # libyaml's marks (the fast path's events carry them)
 
 __all__ = ["AliasNode", "FastLoader", "Loader"]
 
@@ -60,6 +66,12 @@ class _Composer(Composer):
     (our resolver decides later) and keep aliases visible so they can be checked.
     """
 
+    if TYPE_CHECKING:  # supplied by the parser this is mixed with: PyYAML's `Parser` or libyaml's `CParser`
+        def check_event(self, *choices: _ClassInfo) -> bool: ...
+        def peek_event(self) -> Any: ...  # untyped in PyYAML's stubs of `Parser`
+        def get_event(self) -> Any: ...
+        buffer: str  # the pure `Reader`'s text, used by `_after_properties` (the fast path overrides it)
+
     def compose_node(self, parent: Node | None, index: Any) -> Node:
         if self.check_event(AliasEvent):
             event = self.get_event()
@@ -67,7 +79,8 @@ class _Composer(Composer):
             if target is None:
                 problem = f"unknown alias '*{event.anchor}': no anchor '&{event.anchor}' is defined before it"
                 raise ComposerError(None, None, problem, event.start_mark)
-            return AliasNode(None, target, event.start_mark, event.end_mark)
+            # An alias has no tag; PyYAML's Node stores whatever it is given, its stubs want a str:
+            return AliasNode(None, target, event.start_mark, event.end_mark)  # type: ignore[arg-type]
         event = self.peek_event()
         anchor = event.anchor
         if anchor is not None and anchor in self.anchors:
@@ -78,9 +91,12 @@ class _Composer(Composer):
             self.get_event()
             start = event.start_mark
             if anchor is not None and (event.value or event.style):
+                assert start is not None  # both parsers give every event its marks
                 start = self._after_properties(start)
             style = event.style or None  # libyaml writes a plain scalar's style as '', PyYAML as None
-            node: Node = ScalarNode(event.tag, event.value, start, event.end_mark, style=style)
+            # Untagged nodes keep tag None on purpose (module doc), and libyaml's marks are not
+            # `yaml.error.Mark`s; PyYAML's Node stores both, its stubs want a str and that Mark:
+            node: Node = ScalarNode(event.tag, event.value, start, event.end_mark, style=style)  # type: ignore[arg-type]
             if anchor is not None:
                 self.anchors[anchor] = node
             return node
@@ -88,14 +104,15 @@ class _Composer(Composer):
             return self._compose_collection(SequenceNode, SequenceEndEvent, anchor)
         return self._compose_collection(MappingNode, MappingEndEvent, anchor)
 
-    def _after_properties(self, mark: Mark) -> Mark:
+    def _after_properties(self, mark: Mark | CMark) -> Mark:
         """The mark of a scalar's own text, after its `&anchor` (the event's start
         mark is the anchor's), so origins point at the first character of the text."""
         buffer: str = self.buffer  # the whole text plus a final NUL (str input)
         at, line, column = _skip_properties(buffer, mark.pointer, mark.line, mark.column)
         return Mark(mark.name, mark.index + at - mark.pointer, line, column, buffer, at)
 
-    def _compose_collection(self, kind: type, end_kind: type, anchor: str | None) -> Node:
+    def _compose_collection(self, kind: type[CollectionNode], end_kind: type[CollectionEndEvent],
+                            anchor: str | None) -> CollectionNode:
         start = self.get_event()
         node = kind(start.tag, [], start.start_mark, None, flow_style=start.flow_style)
         if anchor is not None:
@@ -172,7 +189,7 @@ class Loader(Reader, Scanner, Parser, _Composer):
             self.fetch_more_tokens()
         self._settled = True
 
-    def check_token(self, *choices: type) -> bool:
+    def check_token(self, *choices: _ClassInfo) -> bool:
         if not self._settled:
             self._settle()
         tokens = self.tokens
@@ -258,19 +275,21 @@ if yaml.__with_libyaml__:
             node = _Composer.compose_node(self, parent, index)
             if node.__class__ is ScalarNode:
                 style = node.style
-                if style is None:
-                    if not node.value and parent is not None and parent.flow_style:
+                if style is None:  # (a node's parent is a collection, or None at the root)
+                    if not node.value and isinstance(parent, CollectionNode) and parent.flow_style:
                         raise _Disagreement
                 elif style in "|>" and _BLOCK_HEADER.match(self._text, node.start_mark.index) is None:
                     raise _Disagreement
             return node
 
-        def _compose_collection(self, kind: type, end_kind: type, anchor: str | None) -> Node:
+        def _compose_collection(self, kind: type[CollectionNode], end_kind: type[CollectionEndEvent],
+                                anchor: str | None) -> CollectionNode:
             node = _Composer._compose_collection(self, kind, end_kind, anchor)
             if node.flow_style and self._text.find("?", node.start_mark.index, node.end_mark.index) >= 0:
                 raise _Disagreement
             return node
 
-        def _after_properties(self, mark: Mark) -> Mark:
+        def _after_properties(self, mark: Mark | CMark) -> Mark:
             at, line, column = _skip_properties(self._text, mark.index, mark.line, mark.column)
-            return Mark(mark.name, at, line, column, None, None)
+            # Without a buffer PyYAML never reads the pointer (no snippet); its stubs want an int:
+            return Mark(mark.name, at, line, column, None, None)  # type: ignore[arg-type]

@@ -138,7 +138,8 @@ def _load_pure(text: str, display: str) -> Document:
 def _compose(text: str, display: str) -> Node | None:
     """The node tree of `text`; PyYAML's errors become one located diagnostic."""
     try:
-        return yaml.compose(text, Loader=Loader)
+        # PyYAML takes any loader class; its stubs list only PyYAML's own:
+        return yaml.compose(text, Loader=Loader)  # type: ignore[arg-type]
     except yaml.MarkedYAMLError as exc:
         raise RulesetError([marked_error(exc, display)]) from None
     except yaml.reader.ReaderError as exc:
@@ -167,7 +168,7 @@ def _load_fast(text: str, display: str) -> Document | None:
             loader.dispose()
         builder = Builder(text, display)
         data = builder.build_root(root)
-    except Exception:  # noqa: BLE001 - any complaint at all (libyaml, composer, recursion): let the pure path report it
+    except Exception:  # any complaint at all (libyaml, composer, recursion): let the pure path report it
         return None
     if builder.errors:
         return None

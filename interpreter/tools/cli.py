@@ -39,8 +39,9 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Sequence
 from importlib import metadata
-from typing import Any, Sequence
+from typing import Any
 
 import yaml
 
@@ -71,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `brass show | head`: the reader has gone, nothing to report
         sys.stderr.close()
         return 0
-    except Exception as error:  # noqa: BLE001 - the last guard against a traceback for the user
+    except Exception as error:  # the last guard against a traceback for the user
         if os.environ.get("BRASS_DEBUG"):
             traceback.print_exc()
         print(f"internal error: {type(error).__name__}: {error} (this is a bug in brass; "
@@ -210,9 +211,11 @@ def summary(ruleset: Ruleset) -> str:
         kinds[location.kind] = kinds.get(location.kind, 0) + 1
     links = ruleset.links.values()
     tiles = ruleset.tiles_per_player()
+    extends = " <- ".join(os.path.basename(f) for f in ruleset.folders) if len(ruleset.folders) > 1 else "(nothing)"
+    assert ruleset.game_end is not None  # the schema requires `game_end` and the loader always compiles it
     lines = [
         f"{ruleset.title} ({ruleset.name} {ruleset.version}): OK",
-        f"  extends:    {' <- '.join(os.path.basename(f) for f in ruleset.folders) if len(ruleset.folders) > 1 else '(nothing)'}",
+        f"  extends:    {extends}",
         f"  players:    {', '.join(map(str, ruleset.players))}",
         f"  locations:  {len(ruleset.locations)} ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})",
         f"  slots:      {len(ruleset.slots)}",
@@ -348,7 +351,8 @@ def _print_simulation(result: Any) -> None:
 def run_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from interpreter.tools.play import run_play as play, stdin_reader
+    from interpreter.tools.play import run_play as play
+    from interpreter.tools.play import stdin_reader
 
     if args.setup is None:
         ruleset = load_ruleset(args.ruleset)
@@ -405,7 +409,8 @@ def run_replay(args: argparse.Namespace) -> int:
         raise BrassError("replay needs a saved game RECORD or --trace FILE")
     from rich.console import Console
 
-    from interpreter.tools.play import run_replay as replay, stdin_reader
+    from interpreter.tools.play import run_replay as replay
+    from interpreter.tools.play import stdin_reader
 
     def ruleset_for(name: str) -> Ruleset:
         return load_ruleset(args.ruleset or name)
@@ -467,7 +472,7 @@ def run_explain(args: argparse.Namespace) -> int:
     print("legal; it would do:")
     for entry in trial.state.log[before:]:
         print(f"  {format_entry(entry)}")
-    for old, new in zip(game.table.players, trial.table.players):
+    for old, new in zip(game.table.players, trial.table.players, strict=True):
         changes = [f"{what} {a} → {b}" for what, a, b in (
             ("money", f"£{old.money}", f"£{new.money}"), ("income space", old.income_position, new.income_position),
             ("VP", old.vp, new.vp)) if a != b]

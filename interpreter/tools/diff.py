@@ -31,15 +31,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from brass_dsl.source import SourcePos
 from interpreter.ruleset.effects import EFFECTS
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document
 
-__all__ = ["Change", "diff_documents", "diff_rulesets", "format_changes", "changes_to_json"]
+__all__ = ["Change", "changes_to_json", "diff_documents", "diff_rulesets", "format_changes"]
 
 VALUE, CONDITION, EXPRESSION, ADDED, REMOVED = (
     "value changed", "condition changed", "expression changed", "added", "removed")
@@ -219,7 +220,7 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     return type(a) is type(b) and a == b
 
 
@@ -263,7 +264,7 @@ _PLAIN_WORD = re.compile(r"[A-Za-z0-9_.\-]+")
 def _path_text(shown: tuple) -> str:
     text = ""
     for part in shown:
-        if isinstance(part, _Id) or isinstance(part, int):
+        if isinstance(part, (_Id, int)):
             text += f"[{part}]"
         else:
             text += ("." if text else "") + str(part)

@@ -27,9 +27,10 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from brass_dsl.docgen import grammar_markdown, reference_markdown
 from interpreter.ruleset import schema
@@ -147,7 +148,8 @@ def generated_docs(ruleset: Any = None) -> list[GeneratedDoc]:
 
     return [
         GeneratedDoc(RULESET_FORMAT, {"effects": effect_table}),
-        GeneratedDoc(CONDITION_LANGUAGE, {"grammar": grammar_reference, "reference": lambda: condition_reference(registry())}),
+        GeneratedDoc(CONDITION_LANGUAGE,
+                     {"grammar": grammar_reference, "reference": lambda: condition_reference(registry())}),
     ]
 
 

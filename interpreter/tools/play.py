@@ -10,18 +10,19 @@ by line, so a game can be played to the end from a pipe.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.tools.bots import BOTS, Bot, bot_seed, deciding_seat, make_bot
-from interpreter.ruleset.errors import BrassError
 from interpreter.engine.game import FORMAT, Game, GameFileError, IllegalAction
+from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools.bots import BOTS, Bot, bot_seed, deciding_seat, make_bot
 
 HUMAN = "human"
 HELP = ("type a listed number; or a decision / whole action as JSON (e.g. {\"action\": \"loan\", \"card\": …}); "
@@ -155,7 +156,11 @@ def prompt_text(game: Game) -> str:
     if game.pending is None:
         return f"{game.table.me.name}: choose an action"
     pending = game.pending
-    part = pending.action.repeat.part if pending.in_repeat else pending.action.part
+    if pending.in_repeat:
+        assert pending.action.repeat is not None  # only an action with a repetition is ever in one
+        part = pending.action.repeat.part
+    else:
+        part = pending.action.part
     name = part.params[pending.index].name if pending.index < len(part.params) else "?"
     return f"{game.table.me.name}, {pending.action.name}: choose {name}"
 
@@ -312,7 +317,7 @@ class TerminalGame:
         before = len(self.game.state.log)
         self.game.apply(move)
         new = self.game.state.log[before:]
-        if any(e.get("event") == "action" for e in new) or self.game.question is None and self.game.pending is None:
+        if any(e.get("event") == "action" for e in new) or (self.game.question is None and self.game.pending is None):
             self.say(f"player {seat} ({self.seats[seat - 1]}): {' '.join(self.bot_moves)}")
             self.bot_moves = []
         self._show_entries(new)
@@ -466,8 +471,8 @@ def run_play(ruleset: Ruleset, players: int, seed: int, seats_text: str | None, 
     the seats say who plays where."""
     if start is not None:
         game = start
-        console.print(f"{ruleset.name}: started from a given position, {len(game.table.players)} players, seed {game.seed}",
-                      markup=False, highlight=False, soft_wrap=True)
+        console.print(f"{ruleset.name}: started from a given position, {len(game.table.players)} players, "
+                      f"seed {game.seed}", markup=False, highlight=False, soft_wrap=True)
     elif load:
         game = read_saved(ruleset, load)
         console.print(f"resumed {load}: {len(game.moves)} moves played", markup=False, highlight=False, soft_wrap=True)

@@ -10,19 +10,20 @@ sees, an action, a tile…), each with FILE:LINE:COL, and the scenario files who
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from brass_dsl.registry import did_you_mean
 from interpreter.ruleset.crossref import rule_citations
 from interpreter.ruleset.errors import BrassError, RulesetError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset, resolve_ruleset_path
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.verify import scenario_files
 from interpreter.ruleset.yaml_source import load_yaml_file
+from interpreter.tools.verify import scenario_files
 
-__all__ = ["Citation", "citations", "matching_rules", "scenarios_citing", "rule_report"]
+__all__ = ["Citation", "citations", "matching_rules", "rule_report", "scenarios_citing"]
 
 
 @dataclass(frozen=True)

@@ -13,26 +13,34 @@ described in docs/scenarios.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from brass_dsl import BOOL, DslError, Env, compile_expression, parse
-from brass_dsl import ast
+from brass_dsl import BOOL, DslError, ast, compile_expression, parse
 from brass_dsl.compiler import CompiledExpression
 from brass_dsl.registry import did_you_mean
 from brass_dsl.source import SourcePos
-from interpreter.ruleset.errors import Diagnostic, RulesetError, sorted_diagnostics
 from interpreter.engine.game import Game, IllegalAction
 from interpreter.engine.given import GivenError
-from interpreter.ruleset.loader import resolve_ruleset_path, load_ruleset
-from interpreter.ruleset.model import Ruleset
-from interpreter.tools.scenario_vocabulary import assertion_env, scenario_registry
 from interpreter.engine.state import Card, MerchantSpace, PlacedTile, Player
+from interpreter.ruleset.errors import Diagnostic, RulesetError, sorted_diagnostics
+from interpreter.ruleset.loader import load_ruleset, resolve_ruleset_path
+from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document, kind_name, load_yaml_file
+from interpreter.tools.scenario_vocabulary import assertion_env, scenario_registry
 
-__all__ = ["Scenario", "ScenarioError", "Result", "load_scenario", "load_setup", "run_scenario", "display_path",
-           "with_card_ids"]
+__all__ = [
+    "Result",
+    "Scenario",
+    "ScenarioError",
+    "display_path",
+    "load_scenario",
+    "load_setup",
+    "run_scenario",
+    "with_card_ids",
+]
 
 TOP_KEYS = ("description", "ruleset", "players", "seed", "rules", "given", "when", "then")
 STEP_KEYS = ("player", "action", "decision", "expect", "reasons", "message", "then")
@@ -54,7 +62,7 @@ class Step:
     illegal: bool
     reasons: list[str]
     message: str | None
-    then: list["Assertion"] = field(default_factory=list)  # checked right after the step
+    then: list[Assertion] = field(default_factory=list)  # checked right after the step
 
 
 @dataclass
@@ -189,7 +197,12 @@ class _Loader:
         if ruleset is None or isinstance(players, bool) or not isinstance(players, int) \
                 or players not in ruleset.players or isinstance(seed, bool) or not isinstance(seed, int):
             self.fail()  # nothing else can be checked without them
+        assert ruleset is not None  # self.ruleset() records an error whenever it gives None, so fail() raised
         given = data.get("given") or {}
+        rules: list[str]
+        marks: dict[str, SourcePos]
+        steps: list[Step]
+        then: list[Assertion]
         if self.setup_only:  # only the position is used
             rules, marks, steps, then = [], {}, [], []
         else:
@@ -271,14 +284,14 @@ class _Loader:
         kind = "action" if "action" in item else "decision"
         move = item[kind]
         if not isinstance(move, dict) or not move:
-            self.error(at + (kind,), f"{kind} must be a mapping like {{action: loan, card: leek}}, not {kind_name(move)}")
+            self.error(at + (kind,),
+                       f"{kind} must be a mapping like {{action: loan, card: leek}}, not {kind_name(move)}")
             return None
-        if kind == "action":
-            if move.get("action") not in ruleset.actions:
-                self.error(at + (kind, "action") if "action" in move else at + (kind,),
-                           f"unknown action {move.get('action')!r}{did_you_mean(str(move.get('action')), ruleset.actions)}"
-                           f"; actions: {', '.join(ruleset.actions)}")
-                return None
+        if kind == "action" and move.get("action") not in ruleset.actions:
+            self.error(at + (kind, "action") if "action" in move else at + (kind,),
+                       f"unknown action {move.get('action')!r}{did_you_mean(str(move.get('action')), ruleset.actions)}"
+                       f"; actions: {', '.join(ruleset.actions)}")
+            return None
         player = item.get("player")
         if player is not None and (isinstance(player, bool) or not isinstance(player, int) or player < 1):
             self.error(at + ("player",), f"player is a seat number (1, 2, …), not {player!r}")
@@ -313,7 +326,7 @@ class _Loader:
         found = []
         for n, text in enumerate(items):
             at = root if isinstance(value, str) else root + (n,)
-            if isinstance(text, bool) or isinstance(text, int):
+            if isinstance(text, (bool, int)):
                 text = str(text).lower()
             if not isinstance(text, str):
                 self.error(at, f"an assertion is an expression (text), not {kind_name(text)}")
@@ -382,7 +395,9 @@ def run_scenario(scenario: Scenario, check: bool = False) -> Result:
     try:
         game = scenario.start()
     except GivenError as error:
-        result.failures.extend(Problem(d.pos, d.message) for d in error.diagnostics)
+        for d in error.diagnostics:
+            assert d.pos is not None  # given.py locates every problem it reports (at <given> without a document)
+            result.failures.append(Problem(d.pos, d.message))
         return result
     if check and (problem := _invariants(game, scenario.doc.pos(("given",)) or SourcePos(scenario.display, 1, 1),
                                          "the given position")):
@@ -452,7 +467,7 @@ def _run_step(game: Game, step: Step) -> Problem | None:
 
 
 def _card_params(game: Game) -> set[str]:
-    names = set()
+    names: set[str] = set()
     for action in game.ruleset.actions.values():
         parts = [action.part] + ([action.repeat.part] if action.repeat else [])
         names.update(p.name for part in parts for p in part.params if p.type == "card")

@@ -12,6 +12,7 @@ from typing import Any
 
 from brass_dsl import BOOL, INT, STR, Env, ListType, Param, RecordType, Registry
 from interpreter.engine.game import Game
+from interpreter.engine.table import Table
 from interpreter.ruleset.primitives import game
 
 QUESTION_VAR = "@question"  # '@' is not in names: no expression can name it
@@ -47,15 +48,15 @@ def _build(rs: Any) -> Registry:
     fn("market", (Param("m", market),), INT, "Cubes in a market.", "market(\"coal\") == 12",
        lambda env, m: game(env).state.markets.get(m, 0))
     fn("slot_at", (where, index), slot, "A slot by location and index.", "slot_at(\"dudley\", 0)",
-       lambda env, l, i: _slot(rs, l, i))
+       lambda env, loc, i: _slot(rs, loc, i))
     fn("tile_at", (where, index), tile, "The tile on a slot.", "tile_at(\"dudley\", 0).cubes == 1",
-       lambda env, l, i: game(env).tile_in(_slot(rs, l, i)))
+       lambda env, loc, i: game(env).tile_in(_slot(rs, loc, i)))
     fn("occupied", (where, index), BOOL, "A tile stands on the slot.", "not occupied(\"dudley\", 0)",
-       lambda env, l, i: not game(env).slot_free(_slot(rs, l, i)))
+       lambda env, loc, i: not game(env).slot_free(_slot(rs, loc, i)))
     fn("link_seat", (Param("link", link),), INT, "Seat of the link's owner, 0 if none.", "link_seat(\"L04\") == 1",
        lambda env, k: game(env).state.links.get(k, 0))
     fn("merchant_at", (where, index), merchant_tile, "The merchant tile on a merchant space.",
-       "merchant_at(\"oxford\", 0).has_beer", lambda env, l, i: _merchant(env, l, i))
+       "merchant_at(\"oxford\", 0).has_beer", lambda env, loc, i: _merchant(env, loc, i))
     fn("mat_level", (p, Param("industry", industry)), INT, "Level of the lowest tile left on the mat (0: none).",
        "mat_level(player(1), \"coal\") == 2", lambda env, q, i: _mat_level(env, q, i))
     fn("removed", (p,), INT, "Tiles of the player that left the board for good.", "removed(player(2)) == 1",
@@ -68,9 +69,9 @@ def _build(rs: Any) -> Registry:
     fn("place", (seat,), INT, "Place in the standings.", "place(1) == 1", lambda env, s: _place(env, s))
     name("to_act", player, "The player whose turn it is.", "to_act == player(2)", lambda env: game(env).me)
     name("asked", INT, "Seat asked the open question, 0 if none.", "asked == 1",
-         lambda env: _question(env)["player"] if _question(env) else 0)
+         _asked)
     name("options", ListType(STR), "Answers of the open question.", "options == [\"dudley/0\"]",
-         lambda env: [str(o) for o in _question(env)["options"]] if _question(env) else [])
+         _options)
     name("turn_order", ListType(INT), "Seats in turn order.", "turn_order == [2, 1]",
          lambda env: list(game(env).state.turn_order))
     name("actions_left", INT, "Actions left in the turn.", "actions_left == 1",
@@ -81,7 +82,8 @@ def _build(rs: Any) -> Registry:
          "count(f in deck_faces where f == \"leek\") == 2", lambda env: [c.face for c in game(env).state.deck])
     fn("discard_faces", (p,), ListType(STR), "Faces of the cards on the discard pile.",
        "discard_faces(player(1)) == [\"dudley\"]", lambda env, q: [c.face for c in q.discard])
-    fn("wild_pile", (Param("kind", STR),), INT, "Cards left on a wild card pile (\"wild_location\", \"wild_industry\").",
+    fn("wild_pile", (Param("kind", STR),), INT,
+       "Cards left on a wild card pile (\"wild_location\", \"wild_industry\").",
        "wild_pile(\"wild_location\") == 4", lambda env, k: _wild_pile(env, k))
     return reg
 
@@ -95,6 +97,16 @@ def assertion_env(game: Game) -> Env:
 def _question(env: Env) -> dict[str, Any] | None:
     question: dict[str, Any] | None = env.vars.get(QUESTION_VAR)
     return question
+
+
+def _asked(env: Env) -> int:
+    question = _question(env)
+    return question["player"] if question else 0
+
+
+def _options(env: Env) -> list[str]:
+    question = _question(env)
+    return [str(o) for o in question["options"]] if question else []
 
 
 def _player(env: Env, seat: int) -> Any:
@@ -132,4 +144,6 @@ def _wild_pile(env: Env, kind: str) -> int:
 
 def _place(env: Env, seat: int) -> int:
     _player(env, seat)
-    return next(row["place"] for row in game(env).standings() if row["seat"] == seat)
+    table = game(env)
+    assert isinstance(table, Table)  # assertion_env() runs assertions on a Table, which also has standings()
+    return next(row["place"] for row in table.standings() if row["seat"] == seat)

@@ -12,14 +12,15 @@ first violation stops the run with an error naming the game's seed and the decis
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from interpreter.tools.bots import Bot, bot_seed, deciding_seat, make_bot
-from interpreter.ruleset.errors import BrassError
 from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants
+from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools.bots import Bot, bot_seed, deciding_seat, make_bot
 
 BotSpec = str | Sequence[str]  # one bot name for every seat, or one per seat
 
@@ -75,7 +76,7 @@ class Summary:
 
     def wins_by_seat(self) -> dict[int, float]:
         """Wins per seat; a win shared by k seats counts 1/k for each, so the wins add up to the games."""
-        wins = {s: 0.0 for s in range(1, self.players + 1)}
+        wins = dict.fromkeys(range(1, self.players + 1), 0.0)
         for game in self.games:
             for seat in game.winners:
                 wins[seat] += 1 / len(game.winners)

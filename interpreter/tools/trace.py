@@ -20,14 +20,21 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.trace_actions import PRODUCED, ChoiceResolver, answers_for, whole_action
-from interpreter.tools.trace_mapping import (CARD_ID, INDUSTRY_CARD_FACES, MERCHANT_TILES, TraceError, TraceMapping,
-                                             location_id)
+from interpreter.tools.trace_mapping import (
+    CARD_ID,
+    INDUSTRY_CARD_FACES,
+    MERCHANT_TILES,
+    TraceError,
+    TraceMapping,
+    location_id,
+)
 from interpreter.tools.trace_replay import Difference, ReplayResult, replay_trace
 from interpreter.tools.trace_setup import deal_rail_from_trace, game_from_trace_setup
 

@@ -8,7 +8,8 @@ brewery, the Gloucester develop, the slot), the choice is taken from the step's 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from interpreter.engine.game import Game
 from interpreter.tools.trace_mapping import TraceError, TraceMapping, location_id
@@ -141,7 +142,7 @@ class ChoiceResolver:
         return options[0]
 
 
-def _decisions(game: Game, action: dict[str, Any]):
+def _decisions(game: Game, action: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The decisions of a whole action, one by one (as Game._feed makes them)."""
     return game.decisions_of(action)
 

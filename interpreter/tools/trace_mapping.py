@@ -50,7 +50,7 @@ class TraceMapping:
         self.wild: dict[str, str] = {}  # trace wild card id -> our wild card id, while held
 
     def _links(self, links: list[dict[str, Any]]) -> dict[int, str]:
-        by_ends = {frozenset(l.ends): l.id for l in self.ruleset.links.values()}
+        by_ends = {frozenset(our_link.ends): our_link.id for our_link in self.ruleset.links.values()}
         found = {}
         for link in links:
             ends = frozenset(location_id(x) for x in [link["a"], link["b"], *link.get("extraEndpoints", [])])

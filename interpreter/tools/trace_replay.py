@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from interpreter.engine.game import Game, IllegalAction
 from interpreter.ruleset.model import Ruleset
@@ -144,12 +145,15 @@ def replay_trace(ruleset: Ruleset, trace: dict[str, Any], name: str = "trace",
         if gained:
             new = [c.id for c in game.table.player(seat).hand if c.wild and c.id not in held_wild]
             for card in gained:
-                kind = "wild_" + CARD_ID.match(card).group(2)
-                ours = next((c for c in new if c.startswith(kind + "#")), None)
-                if ours is None:
+                match = CARD_ID.match(card)
+                if match is None:  # an id the trace should not hold: the error this always gave (not a TraceError)
+                    raise AttributeError("'NoneType' object has no attribute 'group'")
+                kind = "wild_" + match.group(2)
+                our_wild = next((c for c in new if c.startswith(kind + "#")), None)
+                if our_wild is None:
                     return differ(seq, "wild cards gained", gained, new, action, log)
-                new.remove(ours)
-                mapping.wild[card] = ours
+                new.remove(our_wild)
+                mapping.wild[card] = our_wild
                 hands[seat][card] += 1
         for card in step.get("drew", []):
             hands[seat][card] += 1

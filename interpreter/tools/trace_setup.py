@@ -100,7 +100,7 @@ def _deal_rail(table: Table, round_end: dict[str, Any], mapping: TraceMapping) -
     if sorted(ours) != sorted(theirs):
         raise TraceError(f"the Rail deal holds other cards than ours: only ours {sorted(set(ours) - set(theirs))}, "
                          f"only the trace's {sorted(set(theirs) - set(ours))}")
-    for player, hand in zip(state.players, hands):
+    for player, hand in zip(state.players, hands, strict=False):  # nothing checks one trace hand per player
         player.hand = hand
         player.discard = []
     state.deck = deck

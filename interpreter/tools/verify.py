@@ -17,9 +17,10 @@ scenario citing R-ERA-02 covers summary-es's reading of it, not the rulebook's.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import Any, TextIO
 
 from interpreter.ruleset.errors import BrassError, Diagnostic, RulesetError
 from interpreter.ruleset.loader import load_ruleset

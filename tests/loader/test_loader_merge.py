@@ -219,7 +219,8 @@ tiles:
         "child/rules.yaml:4:11: the base has no step 'score_link'; did you mean 'score_links'?",
         "child/rules.yaml:4:37: each 'set' entry must be a step: a name or a mapping with one key, {name: arguments}",
         "child/rules.yaml:5:14: a step 'refill' already exists; use 'set' to change it",
-        "child/rules.yaml:7:3: cannot $patch: the base value here is a list, not a list of steps (names or {name: arguments})",
+        "child/rules.yaml:7:3: cannot $patch: the base value here is a list, "
+        "not a list of steps (names or {name: arguments})",
     ]
 
 
@@ -227,7 +228,8 @@ def test_rule5_patch_bad_spec(make_ruleset: MakeRuleset, resolver: Resolver) -> 
     rules = "tiles:\n  $patch: {set: [], apend: []}\n"
     assert merge_errors(make_ruleset, resolver, rules) == [
         "child/rules.yaml:2:11: $patch needs 'key: FIELD', the field that identifies an entry (like 'key: name')",
-        "child/rules.yaml:2:21: unknown $patch field 'apend'; did you mean 'append'? (expected key, set, remove, append)",
+        "child/rules.yaml:2:21: unknown $patch field 'apend'; did you mean 'append'? "
+        "(expected key, set, remove, append)",
     ]
 
 

@@ -208,7 +208,8 @@ def test_unclosed_quote_is_located() -> None:
 
 
 def test_tab_indentation_is_located() -> None:
-    assert errors("a:\n\tb: 1\n") == ["f.yaml:2:1: found a tab character that cannot start any token; indent with spaces"]
+    assert errors("a:\n\tb: 1\n") == [
+        "f.yaml:2:1: found a tab character that cannot start any token; indent with spaces"]
 
 
 def test_second_document_is_an_error() -> None:
@@ -250,7 +251,8 @@ def test_alias_of_collection_is_rejected() -> None:
 
 
 def test_undefined_alias_is_located() -> None:
-    assert errors("a: *nowhere\n") == ["f.yaml:1:4: unknown alias '*nowhere': no anchor '&nowhere' is defined before it"]
+    assert errors("a: *nowhere\n") == [
+        "f.yaml:1:4: unknown alias '*nowhere': no anchor '&nowhere' is defined before it"]
 
 
 def test_bad_keys_are_located() -> None:

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from interpreter.engine.flow import start_turn
 from interpreter.engine.game import Game
-from interpreter.ruleset.loader import load_ruleset
 from interpreter.engine.state import Card, MerchantSpace, PlacedTile, Player
+from interpreter.ruleset.loader import load_ruleset
 
 
 def ruleset():

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from position import card_id, cubes, hand, link, merchant, merchant_space, merchants, new_game, refused, set_mat, tile, turn
+from position import (
+    card_id,
+    cubes,
+    hand,
+    link,
+    merchant,
+    merchant_space,
+    merchants,
+    new_game,
+    refused,
+    set_mat,
+    tile,
+    turn,
+)
 
 
 def acting():

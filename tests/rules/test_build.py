@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from position import (card_id, cubes, era, faces, hand, link, market, new_game, refused, set_mat, set_player,
-                      tile, turn)
+
+from position import card_id, cubes, era, faces, hand, link, market, new_game, refused, set_mat, set_player, tile, turn
 
 
 def acting(players: int = 2, cards: tuple[str, ...] = ("birmingham", "dudley"), era_id: str = "canal"):

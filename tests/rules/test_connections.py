@@ -15,7 +15,8 @@ def test_R_CONN_01_network_is_own_tiles_and_own_link_ends() -> None:
     tile(g, 2, "cannock/1", "coal", 1, flipped=True)
     link(g, 2, "L19")
     p1 = g.table.player(1)
-    assert {loc for loc in g.ruleset.locations if g.table.in_network(p1, loc)} == {"coalbrookdale", "dudley", "wolverhampton"}
+    in_network = {loc for loc in g.ruleset.locations if g.table.in_network(p1, loc)}
+    assert in_network == {"coalbrookdale", "dudley", "wolverhampton"}
 
 
 def test_R_CONN_01_industry_card_builds_only_in_the_network() -> None:
@@ -80,7 +81,8 @@ def test_R_CONN_03_kidderminster_worcester_link_reaches_the_south_farm() -> None
     assert ends["L16"] == {"cannock", "farm_north"}
     link(g, 1, "L30")
     p1 = g.table.player(1)
-    assert {loc for loc in g.ruleset.locations if g.table.in_network(p1, loc)} == {"kidderminster", "worcester", "farm_south"}
+    in_network = {loc for loc in g.ruleset.locations if g.table.in_network(p1, loc)}
+    assert in_network == {"kidderminster", "worcester", "farm_south"}
     assert g.table.connected("farm_south", "kidderminster") and g.table.connected("worcester", "farm_south")
     assert not g.table.connected("farm_north", "cannock")
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from position import card_id, cubes, era, hand, link, new_game, refused, set_mat, set_player, tile, turn
 
 from interpreter.engine.game import IllegalAction
+
+from position import card_id, cubes, era, hand, link, new_game, refused, set_mat, set_player, tile, turn
 
 
 def acting(era_id: str = "canal"):

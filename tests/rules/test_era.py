@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from collections import Counter
 
-from position import (card_id, era, last_cards, links_and_tiles_for_link_scoring, merchant, merchants, new_game, pass_round, set_player,
-                      tile, turn)
+from position import (
+    card_id,
+    era,
+    last_cards,
+    links_and_tiles_for_link_scoring,
+    merchant,
+    merchants,
+    new_game,
+    pass_round,
+    set_player,
+    tile,
+    turn,
+)
 
 
 def last_canal_round(players: int = 2, cards: dict[int, list[str]] | None = None):
@@ -144,7 +155,8 @@ def test_R_ERA_08_new_hands_of_8_rail_era_in_the_last_turn_order() -> None:
     g = last_canal_round()
     set_player(g, 1, spent=5)
     pass_round(g)
-    assert (g.table.era, g.table.round, g.state.turn_order, g.table.me.seat, g.state.actions_left) == ("rail", 1, [2, 1], 2, 2)
+    assert (g.table.era, g.table.round, g.state.turn_order, g.table.me.seat, g.state.actions_left) == \
+        ("rail", 1, [2, 1], 2, 2)
     assert [len(p.hand) for p in g.state.players] == [8, 8]
 
 

@@ -3,8 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from position import (card_id, cubes, hand, last_cards, link, market, merchants, new_game, pass_round,
-                      set_player, tile, turn)
+
+from position import (
+    card_id,
+    cubes,
+    hand,
+    last_cards,
+    link,
+    market,
+    merchants,
+    new_game,
+    pass_round,
+    set_player,
+    tile,
+    turn,
+)
 
 
 def acting():

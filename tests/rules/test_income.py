@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from position import (card_id, era, hand, last_cards, link, merchants, new_game, pass_round, set_player, tile,
-                      turn)
+
+from position import card_id, era, hand, last_cards, link, merchants, new_game, pass_round, set_player, tile, turn
 
 
 @pytest.mark.parametrize("position, level", [

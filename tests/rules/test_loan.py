@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from position import card_id, hand, new_game, refused, set_player, turn
 
 

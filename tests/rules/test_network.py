@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from position import card_id, cubes, era, hand, link, merchants, new_game, refused, set_player, tile, turn
 
 from interpreter.engine.game import IllegalAction
+
+from position import card_id, cubes, era, hand, link, merchants, new_game, refused, set_player, tile, turn
 
 
 def acting(era_id: str = "canal", money: int = 17):
@@ -53,7 +54,8 @@ def test_R_LINK_02_canal_one_link_for_3() -> None:
     tile(g, 1, "birmingham/1", "manufacturer", 1, flipped=True)
     assert "R-LINK-02" in refused(g, network(g, "L04", "L10"))
     g.apply(network(g, "L04"))
-    assert (g.table.player(1).money, g.table.player(1).spent, g.table.player(1).links_left, g.table.me.seat) == (14, 3, 13, 1)
+    p1 = g.table.player(1)
+    assert (p1.money, p1.spent, p1.links_left, g.table.me.seat) == (14, 3, 13, 1)
 
 
 def test_R_LINK_03_rail_one_link_for_5_and_a_coal() -> None:

@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
-from position import (card_id, cubes, era, hand, last_cards, link, market, new_game, pass_round, refused,
-                      set_mat, set_player, tile, turn)
+from position import (
+    card_id,
+    cubes,
+    era,
+    hand,
+    last_cards,
+    link,
+    market,
+    new_game,
+    pass_round,
+    refused,
+    set_mat,
+    set_player,
+    tile,
+    turn,
+)
 
 
 def acting(cards=("dudley", "coventry", "worcester"), era_id: str = "canal"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from position import card_id, faces, hand, link, new_game, refused, turn
 
 

@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 import pytest
-from position import (card_id, cubes, era, faces, hand, link, merchant, merchant_space, merchants, new_game,
-                      pass_round, refused, tile, turn)
 
 from interpreter.engine.game import IllegalAction
+
+from position import (
+    card_id,
+    cubes,
+    era,
+    faces,
+    hand,
+    link,
+    merchant,
+    merchant_space,
+    merchants,
+    new_game,
+    pass_round,
+    refused,
+    tile,
+    turn,
+)
 
 
 def acting(tiles: dict[str, str] | None = None):

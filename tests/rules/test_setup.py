@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from position import card_id, hand, market, new_game, ruleset, set_mat, tile, turn
 
 from interpreter.engine.game import Game
+
+from position import card_id, hand, market, new_game, ruleset, set_mat, tile, turn
 
 
 def all_cards_in_play(g: Game) -> list:

@@ -38,7 +38,7 @@ def test_R_TURN_02_two_actions_and_the_same_action_twice() -> None:
 def test_R_TURN_03_one_action_in_the_first_canal_round() -> None:
     """R-TURN-03: in round 1 of the Canal Era each player takes a single action."""
     g = new_game(2, seed=3)
-    first, second = g.state.turn_order
+    _first, second = g.state.turn_order
     assert g.state.actions_left == 1
     g.apply({"action": "pass", "card": g.table.me.hand[0].id})
     assert g.table.me.seat == second and g.state.actions_left == 1
