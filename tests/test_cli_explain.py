@@ -31,7 +31,7 @@ def test_an_illegal_action_is_explained_with_its_rules(position: Path, capsys: p
                                              "slot: dudley/0}"])
     out = capsys.readouterr().out
     assert status == 1
-    assert "  - 'dudley' is not a possible location\n" in out
+    assert "  - [R-BUILD-02] 'dudley' is not a possible location (rulesets/birmingham/actions.yaml:" in out
     assert ("  - [R-BUILD-02] This location card lets you build only in Coventry. "
             "(rulesets/birmingham/actions.yaml:") in out
     assert "      R-BUILD-02: With a location card, build any industry at the named location" in out

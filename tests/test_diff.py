@@ -55,7 +55,7 @@ def test_what_if(at_root) -> None:
     assert check.old == 'era != "canal" or not any(t in tiles_at(location) where t.owner == me and t.slot != slot)'
     assert check.new == "not any(t in tiles_at(location) where t.owner == me and t.slot != slot)"
     assert check.rule == "R-BUILD-12"
-    assert (check.where_old.file, check.where_old.line) == ("rulesets/birmingham/actions.yaml", 64)
+    assert (check.where_old.file, check.where_old.line) == ("rulesets/birmingham/actions.yaml", 65)
     money, loan = found[6], found[10]
     assert (money.old, money.new, loan.old, loan.new, loan.rule) == (3, 4, 30, 25, "R-LOAN-01")
 
@@ -77,10 +77,11 @@ def test_summary_es(at_root) -> None:
     f = "rulesets/summary-es/es.yaml"
     value = "if any(j in links_at(l) where j != k and link_owner(j) == p) then 1 else 0"
     assert table(found)[3:] == [
-        (VALUE, "actions.network.repeat.requires[9].message", f"{f}:53"),
+        (VALUE, "actions.network.repeat.requires[9].message", f"{f}:55"),
         (ADDED, "eras[canal].end[0].score_links.value", f"{f}:27"),
         (ADDED, "eras[rail].end[0].score_links.value", f"{f}:33"),
         (VALUE, "resources.beer.sources", f"{f}:40"),
+        (ADDED, "resources.beer.source_rules.any_opponent_producer", f"{f}:44"),
         (ADDED, "resources.beer.sources_in", f"{f}:42"),
         (VALUE, "rules.R-BEER-02.text", f"{f}:8"),
         (VALUE, "rules.R-BEER-02.source", f"{f}:9"),
@@ -92,6 +93,7 @@ def test_summary_es(at_root) -> None:
     assert [c.path for c in found[:3]] == HEADER
     assert found[4].new == found[5].new == value
     assert found[6].old == ["own_producer", "connected_opponent_producer", "merchant_barrel"]
+    assert found[7].new == {"rule": "R-BEER-02"}
     assert found[6].new == ["own_producer", "any_opponent_producer", "merchant_barrel"]
 
 

@@ -157,7 +157,7 @@ def test_a_value_outside_the_choices_is_explained_by_the_rule_that_excludes_it(r
     failures = game.explain({"action": "build", "card": card, "industry": "coal", "location": "dudley",
                              "slot": "dudley/0"})["failures"]
     assert [(f.rule, f.message) for f in failures] == [
-        (None, "'dudley' is not a possible location"),
+        ("R-BUILD-02", "'dudley' is not a possible location"),
         ("R-BUILD-02", "This location card lets you build only in Coventry."),
     ]
 

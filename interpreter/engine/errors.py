@@ -35,3 +35,8 @@ class IllegalAction(BrassError):
 
 class GameFileError(BrassError):
     """A saved game that cannot be read."""
+
+
+class SetupError(BrassError):
+    """A game that cannot be set up: a player count the ruleset is not played with, a seed that is
+    not an integer."""

@@ -93,7 +93,11 @@ class Flow:
                 continue
             param = spec.param(name)
             args[name] = value if (param and (param.literal or param.binds)) else value(env)
-        follow = IMPLS[step.name](table, env, args)
+        table.step = step
+        try:
+            follow = IMPLS[step.name](table, env, args)
+        finally:
+            table.step = None
         for n, extra in enumerate(follow or (), start=1):  # right after the step now running
             self.tasks.insert(n, ("step", extra, {}))
 

@@ -21,17 +21,18 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from interpreter.engine.decisions import DecisionEngine, Pending
-from interpreter.engine.errors import Failure, GameFileError, IllegalAction
+from interpreter.engine.errors import Failure, GameFileError, IllegalAction, SetupError
 from interpreter.engine.flow import start_turn
 from interpreter.engine.given import GivenError, apply_given, plain
 from interpreter.engine.protocol import DecisionProtocol
 from interpreter.engine.setup import all_cards, new_state
 from interpreter.engine.state import GameState, state_from_dict, state_to_dict
 from interpreter.engine.table import Table
+from interpreter.engine.values import plain_move
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document
 
-__all__ = ["FORMAT", "Game", "GameFileError", "IllegalAction"]
+__all__ = ["FORMAT", "Game", "GameFileError", "IllegalAction", "SetupError"]
 
 FORMAT = "brass-game/1"
 
@@ -139,28 +140,48 @@ class Game:
             return []
         return self._protocol.legal_decisions()
 
-    def apply(self, action: dict[str, Any]) -> None:
-        """Apply one decision, or a whole action atomically; an illegal one changes nothing."""
-        if not isinstance(action, dict):
-            raise IllegalAction(f"an action is a mapping like {{'action': 'loan', 'card': …}}, not {action!r}")
+    def apply(self, action: dict[str, Any], seat: int | None = None) -> None:
+        """Apply one decision, or a whole action atomically; an illegal one changes nothing.
+
+        `seat`, when given, is the player making the move: a move out of turn is refused (R-TURN-01
+        in Birmingham). The move is copied: changing the caller's dict afterwards changes nothing."""
+        try:
+            move = plain_move(action)
+        except ValueError as error:
+            raise self._protocol.refusals.not_an_action(str(error)) from None
         if self.is_over:
-            raise IllegalAction("the game is over", [self._game_over()])
-        if "action" in action and len(action) > 1:
-            self._apply_whole(action)
+            raise self._protocol.refusals.game_is_over()
+        if seat is not None and seat != self.deciding_seat:
+            raise self._protocol.refusals.out_of_turn(seat, self.deciding_seat, self.question)
+        if "action" in move and len(move) > 1:
+            self._apply_whole(move)
         else:
-            self._protocol.apply_decision(action)
+            self._protocol.apply_decision(move)
+
+    def _plain(self, action: Any) -> dict[str, Any]:
+        try:
+            return plain_move(action)
+        except ValueError as error:
+            raise self._protocol.refusals.not_an_action(str(error)) from None
 
     def _apply_whole(self, action: dict[str, Any]) -> None:
         """Try the action on a copy first, so that a refusal leaves this game untouched."""
-        if self.pending is not None or self.question is not None:
-            raise IllegalAction("another action is being decided; finish it first")
+        if self.pending is not None:
+            raise self._protocol.refusals.action_open(self.pending)
+        if self.question is not None:
+            raise self._protocol.refusals.question_open(self.question)
         self._clone()._protocol.feed(action)  # raises IllegalAction with every reason
         self._protocol.feed(action)
 
     def explain(self, action: dict[str, Any]) -> dict[str, Any]:
         """Whether a whole action is legal now and, if not, every precondition it fails (nothing changes)."""
-        if not isinstance(action, dict) or action.get("action") not in self.ruleset.actions:
-            return {"legal": False, "failures": [Failure(None, f"unknown action {action!r}", "")]}
+        try:
+            action = self._plain(action)
+        except IllegalAction as refused:
+            return {"legal": False, "failures": refused.failures}
+        if not isinstance(action.get("action"), str) or action["action"] not in self.ruleset.actions:
+            unknown = self._protocol.refusals.not_an_action(f"unknown action {action.get('action')!r}")
+            return {"legal": False, "failures": unknown.failures}
         if self.is_over:
             return {"legal": False, "failures": [self._game_over()]}
         try:
@@ -177,15 +198,16 @@ class Game:
         return self._protocol.decisions_of(action)
 
     def _game_over(self) -> Failure:
-        end = self.ruleset.game_end
-        return Failure(end.rule if end else None, "The game is over: no more actions are taken.", "")
+        return self._protocol.refusals.game_over()
 
     # == copies and saves ==========================================================================
 
     def copy(self) -> Game:
         """An independent copy of this game between actions, e.g. for a bot to look ahead."""
-        if self.pending is not None or self.question is not None:
-            raise IllegalAction("a game can be copied only between actions")
+        if self.pending is not None:  # a copy holds no half-made action: the copy would lose it
+            raise self._protocol.refusals.action_open(self.pending)
+        if self.question is not None:
+            raise self._protocol.refusals.question_open(self.question)
         return self._clone()
 
     def _clone(self) -> Game:
@@ -218,28 +240,44 @@ class Game:
             data = json.loads(text)
         except ValueError as error:
             raise GameFileError(f"the saved game is not JSON: {error}") from None
+        except RecursionError:
+            raise GameFileError("the saved game is nested deeper than any save can be") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             found = data.get("format") if isinstance(data, dict) else type(data).__name__
             raise GameFileError(f"not a saved game (format {found!r}, expected {FORMAT})")
         if data.get("ruleset") != ruleset.name:
             raise GameFileError(f"the game was saved with ruleset {data.get('ruleset')!r}, not {ruleset.name!r}")
         try:
-            game = cls.start(ruleset, int(data["players"]), int(data["seed"]), data.get("given"))
+            game = cls.start(ruleset, _whole_number(data, "players"), _whole_number(data, "seed"), data.get("given"))
             for n, move in enumerate(data["moves"]):
                 try:
                     game.apply(move)
                 except IllegalAction as error:
                     raise GameFileError(f"move {n + 1} of the saved game is illegal: {error}") from None
             saved = data["state"]
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
+        except SetupError as error:
+            raise GameFileError(f"the saved game cannot be set up: {error}") from None
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError) as error:
             raise GameFileError(f"the saved game cannot be read: {type(error).__name__}: {error}") from None
         if state_to_dict(game.state) != saved:
             raise GameFileError("the saved state does not match its moves (the file was changed or is corrupt)")
         return game
 
 
+def _whole_number(data: dict[str, Any], key: str) -> int:
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"'{key}' is a whole number, not {value!r}")
+    return value
+
+
 def _set_up(ruleset: Ruleset, players: int, seed: int) -> Table:
     """The table after the ruleset's setup, the first player's turn begun."""
+    if isinstance(players, bool) or not isinstance(players, int) or players not in ruleset.players:
+        raise SetupError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, "
+                         f"not {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SetupError(f"a seed is a whole number, not {seed!r}")
     cards = all_cards(ruleset, players)
     table = Table(ruleset, new_state(ruleset, players, seed, cards), cards)
     start_turn(table)

@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from interpreter.engine.decisions import DecisionEngine, Pending
-from interpreter.engine.errors import IllegalAction
 from interpreter.engine.flow import Flow
 from interpreter.engine.refusals import Refusals
 from interpreter.engine.table import Table
@@ -38,6 +37,8 @@ class DecisionProtocol:
         self.pending: Pending | None = None  # the action being decided
         self.moves: list[Decision] = []  # every decision taken, in order: the game record
         self._ended: Pending | None = None  # the last action, for explaining a refused extra repetition
+        self._whole: Decision | None = None  # the whole action being fed, if any
+        self._wanted_repeats = 0  # … and how many repetitions it asks for
 
     @property
     def question(self) -> dict[str, Any] | None:
@@ -80,7 +81,7 @@ class DecisionProtocol:
         question = self.flow.question
         assert question is not None
         if set(decision) != {"answer"} or decision["answer"] not in question["options"]:
-            raise IllegalAction(f"expected an answer to: {question['prompt']}; one of {question['options']}")
+            raise self.refusals.bad_answer(question, decision)
         self.moves.append(decision)
         self.flow.answer(question["key"], decision["answer"])
 
@@ -88,12 +89,11 @@ class DecisionProtocol:
         name = decision.get("action") if set(decision) == {"action"} else None
         action = self.table.ruleset.actions.get(name) if isinstance(name, str) else None
         if action is None:
-            raise IllegalAction(f"choose an action first, e.g. {{'action': 'build'}}; "
-                                f"actions: {', '.join(self.table.ruleset.actions)}")
+            raise self.refusals.not_an_action(f"choose an action first, e.g. {{'action': 'build'}}; "
+                                              f"actions: {', '.join(self.table.ruleset.actions)}")
         env = self.decisions.env({})
         if not self.decisions.action_completable(action, env):
-            raise IllegalAction(f"{action.name} is not possible now",
-                                self.refusals.part_failures(None, action, whole))
+            raise self.refusals.not_possible(action, whole)
         self.pending = Pending(action, {ACTION_VAR: action.id})
         self.moves.append(decision)
         self._after_choice()
@@ -104,20 +104,18 @@ class DecisionProtocol:
         part = self.decisions.current_part(pending)
         param = part.params[pending.index]
         if set(decision) != {param.name}:
-            raise IllegalAction(f"expected a choice of '{param.name}' for {pending.action.name}, got {decision}")
+            raise self.refusals.wrong_key(pending, param, decision)
         wanted = decision[param.name]
         env = self.decisions.env(pending.vars)
         candidates = [v for v in self.decisions.domain(part, pending.index, env) if encode(v) == wanted]
         if not candidates:
-            raise IllegalAction(f"{wanted!r} is not a possible {param.name} here",
-                                self.refusals.part_failures(pending, pending.action, whole))
+            raise self.refusals.not_among(pending, param, wanted, whole)
         plan = self.decisions.plan(part)
         value = candidates[0]
         ok = self.decisions.try_value(plan, pending.index, value, env)
         if not ok or not self.decisions.part_completable(part, env, pending.index + 1):
             self.decisions.unbind(plan, pending.index, env)
-            failures = self.refusals.part_failures(pending, pending.action, whole or {param.name: wanted})
-            raise IllegalAction(f"{pending.action.name}: {param.name} {wanted!r} is not allowed", failures)
+            raise self.refusals.not_completable(pending, param, wanted, whole)
         pending.index += 1
         pending.decisions.append(decision)
         self.moves.append(decision)
@@ -138,6 +136,7 @@ class DecisionProtocol:
         """A part's effects are done: another repetition may follow, or the action ends."""
         pending = self.pending
         assert pending is not None
+        self._check_sources_used(pending.action)
         part = self.decisions.current_part(pending)
         if pending.in_repeat:
             pending.repeats_done += 1
@@ -149,7 +148,17 @@ class DecisionProtocol:
             pending.in_repeat = True
             pending.vars["nth"] = pending.repeats_done + 1
             return
+        if self._whole is not None and self._wanted_repeats > pending.repeats_done:
+            # Judged now, while it is still this player's action: once it ends the turn may pass on.
+            raise self.refusals.extra_repeat(pending, action, self._whole)
         self._end_action()
+
+    def _check_sources_used(self, action: Action) -> None:
+        """Every source a whole action named for this part was taken (sourcing.md: `{resource}_from`)."""
+        left = self.table.named_sources.unused()
+        self.table.named_sources.clear()
+        if left:
+            raise self.refusals.unused_sources(action, left)
 
     def _end_action(self) -> None:
         assert self.pending is not None
@@ -160,9 +169,10 @@ class DecisionProtocol:
 
     def _finish_repeats(self) -> None:
         pending = self.pending
-        assert pending is not None and pending.action.repeat is not None
-        if pending.repeats_done < pending.action.repeat.min or pending.index != 0 or not pending.in_repeat:
-            raise IllegalAction("this action needs more choices before it is done")
+        assert pending is not None
+        repeat = pending.action.repeat
+        if repeat is None or pending.repeats_done < repeat.min or pending.index != 0 or not pending.in_repeat:
+            raise self.refusals.not_done(pending)
         self.moves.append({"done": True})
         self._end_action()
         self.flow.run()
@@ -170,50 +180,115 @@ class DecisionProtocol:
     # == a whole action ============================================================================
 
     def feed(self, action: Decision) -> None:
-        """Take a whole action decision by decision; its `answers` answer the questions in order."""
-        answers = list(action.get("answers", []))
-        for decision in self.decisions_of(action):
-            self._answer_questions(answers)
-            if decision == {"done": True} and (self.pending is None or not self.pending.in_repeat):
-                continue  # the repeated part already ended by itself
-            self.apply_decision(decision, whole=action)
-        self._answer_questions(answers)
+        """Take a whole action decision by decision. Its `answers` answer, in order, the questions
+        the action itself asks its player; a question for another player, or one asked after the
+        action ended (which tiles to remove for unpaid income at the round's end), stays open for
+        its player. Its `{resource}_from` lists name the source of each unit taken. An answer or a
+        source no question or step used is refused."""
+        found = self._whole_action(action)
+        answers = action.get("answers", [])
+        if not isinstance(answers, list):
+            raise self.refusals.malformed(found, f"the answers of a whole {found.name} are a list, not {answers!r}")
+        answers = list(answers)
+        actor = self.table.me.seat
+        self._whole, self._wanted_repeats = action, len(self._repetitions(found, action))
+        try:
+            for decision, part_choices in self._decisions_and_parts(found, action):
+                self._answer_own_questions(answers, actor)
+                if decision == {"done": True} and (self.pending is None or not self.pending.in_repeat):
+                    continue  # the repeated part already ended by itself
+                self.table.named_sources.name(id(part_choices), self._named_sources(found, part_choices))
+                self.apply_decision(decision, whole=action)
+            self._answer_own_questions(answers, actor)
+        finally:
+            self._whole, self._wanted_repeats = None, 0
+            self.table.named_sources.clear()
+        if answers:
+            raise self.refusals.unused_answers(found, answers)
 
-    def _answer_questions(self, answers: list[Any]) -> None:
-        """Answer open questions from a whole action's `answers`, else with the default (the first option)."""
-        while self.flow.question is not None:
-            self._answer({"answer": answers.pop(0) if answers else self.flow.question["options"][0]})
+    def _answer_own_questions(self, answers: list[Any], actor: int) -> None:
+        """Answer the open questions of the action being fed, asked of its player, from `answers`,
+        else with the default (the first option)."""
+        while (question := self.flow.question) is not None and self.pending is not None \
+                and question["player"] == actor:
+            self._answer({"answer": answers.pop(0) if answers else question["options"][0]})
 
     def decisions_of(self, action: Decision) -> Iterator[Decision]:
         """The decisions of a whole action, one by one, as `feed` takes them."""
-        found = self.table.ruleset.actions.get(action["action"])
+        found = self._whole_action(action)
+        for decision, _ in self._decisions_and_parts(found, action):
+            yield decision
+
+    def _whole_action(self, action: Decision) -> Action:
+        """The action a whole action names; its keys must all mean something to it."""
+        name = action.get("action")
+        found = self.table.ruleset.actions.get(name) if isinstance(name, str) else None
         if found is None:
             known = ", ".join(self.table.ruleset.actions)
-            raise IllegalAction(f"unknown action '{action['action']}'; actions: {known}")
-        yield {"action": found.id}
+            raise self.refusals.not_an_action(f"unknown action {name!r}; actions: {known}")
+        allowed = {"action", "answers", *self._source_keys(), *(p.name for p in found.part.params)}
+        if found.repeat is not None:
+            allowed.add(found.repeat.name)
+        unknown = sorted(str(k) for k in action if k not in allowed)
+        if unknown:
+            raise self.refusals.malformed(found, f"a whole {found.name} has no choice called {', '.join(unknown)} "
+                                                 f"(its keys: {', '.join(sorted(allowed))})")
+        return found
+
+    def _repetitions(self, found: Action, action: Decision) -> list[Decision]:
+        """The repetitions a whole action asks for (one mapping, or a list of them)."""
+        if found.repeat is None:
+            return []
+        repeats = action.get(found.repeat.name, [])
+        repeats = [repeats] if isinstance(repeats, dict) else repeats
+        if not isinstance(repeats, list) or not all(isinstance(r, dict) for r in repeats):
+            raise self.refusals.malformed(found, f"the {found.repeat.name} of a whole {found.name} are a list of "
+                                                 f"mappings, not {action[found.repeat.name]!r}")
+        allowed = {*self._source_keys(), *(p.name for p in found.repeat.part.params)}
+        for repetition in repeats:
+            unknown = sorted(str(k) for k in repetition if k not in allowed)
+            if unknown:
+                raise self.refusals.malformed(found, f"each of {found.repeat.name} has no choice called "
+                                                     f"{', '.join(unknown)} (its keys: {', '.join(sorted(allowed))})")
+        return repeats
+
+    def _decisions_and_parts(self, found: Action, action: Decision) -> Iterator[tuple[Decision, Decision]]:
+        """Each decision of a whole action with the mapping of the part it belongs to."""
+        yield {"action": found.id}, action
         for param in found.part.params:
             if param.name not in action:
-                raise IllegalAction(f"{found.name} needs '{param.name}'")
-            yield {param.name: action[param.name]}
+                raise self.refusals.missing_choice(found, param.name)
+            yield {param.name: action[param.name]}, action
         if found.repeat is None:
             return
-        repeats = action.get(found.repeat.name, [])
-        if isinstance(repeats, dict):
-            repeats = [repeats]
-        for repetition in repeats:
+        for repetition in self._repetitions(found, action):
             if self.pending is None or self.pending.action is not found:
                 self._no_more_repeats(found, action)
             for param in found.repeat.part.params:
                 if param.name not in repetition:
-                    raise IllegalAction(f"each of {found.repeat.name} needs '{param.name}'")
-                yield {param.name: repetition[param.name]}
+                    raise self.refusals.missing_choice(found, param.name, within=found.repeat.name)
+                yield {param.name: repetition[param.name]}, repetition
         if self.pending is not None and self.pending.action is found:
-            yield {"done": True}
+            yield {"done": True}, action
+
+    def _source_keys(self) -> list[str]:
+        return [f"{resource}_from" for resource in self.table.ruleset.resources]
+
+    def _named_sources(self, found: Action, part_choices: Decision) -> dict[str, list[Any]]:
+        """The sources a part of a whole action names, by resource (`coal_from: [dudley/0, market]`)."""
+        named = {}
+        for resource in self.table.ruleset.resources:
+            value = part_choices.get(f"{resource}_from")
+            if value is None:
+                continue
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise self.refusals.malformed(found, f"{resource}_from lists a source (a slot, or 'market') for each "
+                                                     f"{resource} taken, not {value!r}")
+            named[resource] = list(value)
+        return named
 
     def _no_more_repeats(self, action: Action, whole: Decision) -> None:
         """The action ended by itself, but the whole action asks for another repetition: say why not."""
         ended = self._ended
         assert ended is not None and action.repeat is not None
-        failures = self.refusals.extra_repeat_failures(ended, action, whole)
-        raise IllegalAction(f"{action.name}: no more than {ended.repeats_done} of {action.repeat.name} "
-                            f"possible here", failures)
+        raise self.refusals.extra_repeat(ended, action, whole)

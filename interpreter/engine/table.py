@@ -20,12 +20,13 @@ from contextlib import contextmanager
 from typing import Any
 
 from brass_dsl import Env
+from interpreter.engine.named_sources import NamedSources
 from interpreter.engine.network import LinkNetwork
 from interpreter.engine.rng import Rng
 from interpreter.engine.sourcing import Sourcing
 from interpreter.engine.state import Card, GameState, MerchantSpace, PlacedTile, Player
 from interpreter.engine.values import describe
-from interpreter.ruleset.model import Ruleset, Slot, TileSpec
+from interpreter.ruleset.model import EffectStep, Ruleset, Slot, TileSpec
 from interpreter.ruleset.primitives import GameQueries
 
 
@@ -48,6 +49,8 @@ class Table:
         self.sourcing = Sourcing(ruleset, state, self.network)
         self.cache: dict[Any, Any] = {}  # facts derived from the state, emptied whenever it changes
         self.answers: dict[str, Any] = {}  # answers to the questions of the effect step now running
+        self.step: EffectStep | None = None  # the effect step now running (its rule is cited by its questions)
+        self.named_sources = NamedSources()  # sources a whole action names for the part being decided
         self.slots = {s.id: s for s in ruleset.slots}
         self._on_change: list[Callable[[], None]] = []
         self._stacks = {i: [s for s in specs for _ in range(s.count)] for i, specs in ruleset.tiles.items()}
@@ -219,14 +222,20 @@ class Table:
 
     # == questions inside effects ==================================================================
 
-    def ask(self, player: Player, key: str, options: list[Any], prompt: str) -> Any:
+    def ask(self, player: Player, key: str, options: list[Any], prompt: str,
+            rule: str | None = None, where: str = "") -> Any:
         """The player's choice among `options`: the answer already given, the only option, or a
-        `NeedDecision` that stops the effect step before it changed anything."""
+        `NeedDecision` that stops the effect step before it changed anything. The question cites
+        `rule` (at `where`), by default the running step's `rule:`, when an answer is refused."""
         if key in self.answers:
             return self.answers[key]
         if len(options) == 1:
             return options[0]
-        raise NeedDecision({"key": key, "player": player.seat, "options": options, "prompt": prompt})
+        step = self.step
+        if rule is None and step is not None:
+            rule, where = step.rule, str(step.pos) if step.pos else ""
+        raise NeedDecision({"key": key, "player": player.seat, "options": options, "prompt": prompt,
+                            "rule": rule, "where": where})
 
     # == changes the effects make ==================================================================
 

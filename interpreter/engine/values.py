@@ -45,3 +45,59 @@ def describe(ruleset: Ruleset, value: Any, type_name: str = "") -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+# Bounds of a move handed to the API: far above any real move (a Sell of every tile on the board
+# with all its sources named is a few hundred values), far below what could exhaust the stack or
+# the memory of a program that copies, compares and saves it.
+MAX_MOVE_DEPTH = 8
+MAX_MOVE_VALUES = 10_000
+MAX_MOVE_TEXT = 1_000
+MAX_MOVE_INT = 2**63
+
+
+def plain_move(move: Any) -> dict[str, Any]:
+    """A copy of a move as plain JSON data (mappings with text keys; lists; text, integers, booleans,
+    null), so that the caller changing its own dict later changes nothing here. ValueError says
+    what is wrong with a move that is not such data, or is deeper or bigger than any move can be."""
+    if not isinstance(move, dict):
+        raise ValueError(f"a move is a mapping like {{'action': 'loan', 'card': …}}, not {_short(move)}")
+    if len(move) == 1:  # one decision, the common case: checked without a call per value
+        [(key, value)] = move.items()
+        if isinstance(key, str) and (type(value) is bool or (type(value) is int and abs(value) <= MAX_MOVE_INT)
+                                     or (type(value) is str and len(value) <= MAX_MOVE_TEXT)):
+            return {key: value}
+    count = [0]
+    copied = _plain(move, 0, count)
+    assert isinstance(copied, dict)
+    return copied
+
+
+def _plain(value: Any, depth: int, count: list[int]) -> Any:
+    count[0] += 1
+    if count[0] > MAX_MOVE_VALUES:
+        raise ValueError(f"a move holds at most {MAX_MOVE_VALUES} values")
+    if depth > MAX_MOVE_DEPTH:
+        raise ValueError(f"a move is nested at most {MAX_MOVE_DEPTH} levels deep")
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise ValueError(f"the keys of a move are text, not {_short([k for k in value if not isinstance(k, str)])}")
+        return {k: _plain(v, depth + 1, count) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, depth + 1, count) for v in value]
+    if isinstance(value, str):
+        if len(value) > MAX_MOVE_TEXT:
+            raise ValueError(f"a text in a move is at most {MAX_MOVE_TEXT} characters long")
+        return value
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        if abs(value) > MAX_MOVE_INT:
+            raise ValueError(f"a number in a move is at most {MAX_MOVE_INT} in size")
+        return value
+    raise ValueError(f"a move holds text, numbers, true/false, lists and mappings, not {type(value).__name__}")
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if not isinstance(value, (dict, list, tuple)) else type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."

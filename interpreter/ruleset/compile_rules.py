@@ -32,6 +32,10 @@ from interpreter.ruleset.model import (
 )
 from interpreter.ruleset.yaml_source import Document
 
+# Keys every effect step may have besides its effect's own arguments: `when` (run the step only if
+# it holds) and `rule` (the rule the step applies, cited when an answer to its question is refused).
+STEP_KEYS = ("when", "rule")
+
 Path = tuple[Any, ...]
 PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 SCALARS = {"int": INT, "bool": BOOL, "str": STR}
@@ -137,7 +141,8 @@ class RulesetCompiler:
             self.sink.error(where, f"effect '{name}' cannot be used here ({context}); it belongs in: {allowed}")
             return None
         args = self._effect_args(spec, raw, path if isinstance(step, str) else path + (name,), registry)
-        return EffectStep(name, args, where) if args is not None else None
+        rule = raw.get("rule") if isinstance(raw, dict) else None
+        return EffectStep(name, args, where, rule) if args is not None else None
 
     def _effect_args(self, spec: EffectSpec, raw: Any, path: Path, registry: Registry) -> dict[str, Any] | None:
         if not isinstance(raw, dict):
@@ -160,8 +165,8 @@ class RulesetCompiler:
         args: dict[str, Any] = {}
         ok = True
         for key in raw:
-            if key != "when" and spec.param(key) is None:
-                names = [p.name for p in spec.params] + ["when"]
+            if key not in STEP_KEYS and spec.param(key) is None:
+                names = [p.name for p in spec.params] + list(STEP_KEYS)
                 self.sink.error(self.doc.pos(path + (key,), key=True),
                                 f"effect '{spec.name}' has no argument '{key}'{_suggest(key, names)}")
                 ok = False
@@ -232,7 +237,7 @@ class RulesetCompiler:
             p_path = path + ("params", i)
             p_type = self.type_named(p["type"], p_path + ("type",))
             domain = self.expression(p_path + ("from",), scope, ListType(p_type) if p_type else None)
-            params.append(ActionParam(p["name"], p["type"], domain, p.get("doc", "")))
+            params.append(ActionParam(p["name"], p["type"], domain, p.get("doc", ""), p.get("rule")))
             if p_type is not None:
                 scope = self._bind(scope, p["name"], p_type, p_path + ("name",))
         derived = {}

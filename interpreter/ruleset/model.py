@@ -123,6 +123,7 @@ class EffectStep:
     name: str
     args: Mapping[str, Any]
     pos: SourcePos | None
+    rule: str | None = None  # the rule it applies: cited when an answer to its question is refused
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +150,7 @@ class Resource:
     market_access: str
     sell_on_build: str
     sources_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # action id -> its own sources
+    source_rules: Mapping[str, str] = field(default_factory=dict)  # source kind -> the rule a wrong choice breaks
 
     def sources_for(self, action: str | None) -> tuple[str, ...]:
         """Where the resource may come from for this action (the action's own list, else `sources`)."""
@@ -246,6 +248,7 @@ class ActionParam:
     type: str
     domain: Any  # CompiledExpression -> list
     doc: str
+    rule: str | None = None  # the rule a value outside `domain` breaks (cited when one is named)
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +324,7 @@ class Ruleset:
     round_end: tuple[EffectStep, ...] = ()
     game_end: GameEnd | None = None
     actions: Mapping[str, Action] = field(default_factory=dict)
+    turn_rules: Mapping[str, str] = field(default_factory=dict)  # `turns:` kind (order, actions) -> rule ID
     folders: tuple[str, ...] = ()  # the extends chain, base first
     rule_folders: Mapping[str, str] = field(default_factory=dict)  # rule ID -> the folder whose files state it
     registry: Any = field(default=None, repr=False)  # the condition-language vocabulary of this ruleset
@@ -340,6 +344,11 @@ class Ruleset:
 
     def era(self, era_id: str) -> Era:
         return next(e for e in self.eras if e.id == era_id)
+
+    def where(self, path: tuple[Any, ...]) -> str:
+        """FILE:LINE:COL of a value of the resolved YAML, for a refusal to name ("" when unknown)."""
+        pos = self.source.pos(path) if self.source is not None else None
+        return str(pos) if pos is not None else ""
 
 
 def build_static_model(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -366,13 +375,15 @@ def build_static_model(data: Mapping[str, Any]) -> dict[str, Any]:
                            for mid, m in data["merchant_tiles"].items()},
         "resources": {rid: Resource(rid, r["name"], tuple(r["sources"]), r.get("choice", "in_order"), r.get("market"),
                                     r.get("market_access", "anywhere"), r["sell_on_build"],
-                                    {a: tuple(s) for a, s in r.get("sources_in", {}).items()})
+                                    {a: tuple(s) for a, s in r.get("sources_in", {}).items()},
+                                    {kind: c["rule"] for kind, c in r.get("source_rules", {}).items() if "rule" in c})
                       for rid, r in data["resources"].items()},
         "markets": {mid: Market(mid, tuple(m["prices"]), m["start_cubes"], m["empty_price"])
                     for mid, m in data["markets"].items()},
         "income": income_track(data["income_track"]),
         "setup": _setup(data["setup"]),
         "economy": _economy(data["economy"]),
+        "turn_rules": {kind: c["rule"] for kind, c in data.get("turns", {}).items() if "rule" in c},
     }
 
 

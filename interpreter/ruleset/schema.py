@@ -82,10 +82,11 @@ PARAM = record({
     "doc": {"type": "string"},
 })
 
-SOURCE_LIST = {"type": "list", "minlength": 1, "schema": {"type": "string", "allowed": [
+SOURCE_KIND = {"type": "string", "allowed": [
     "nearest_connected_producer", "any_producer", "own_producer",
     "connected_opponent_producer", "any_opponent_producer", "merchant_barrel", "market",
-]}}
+]}
+SOURCE_LIST = {"type": "list", "minlength": 1, "schema": SOURCE_KIND}
 
 ACTION_PART = {
     "params": {"type": "list", "schema": PARAM},
@@ -191,6 +192,8 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "market": ID,
         "market_access": {"type": "string", "allowed": ["merchant_connection", "anywhere"]},
         "sell_on_build": req({"type": "string", "allowed": ["merchant_connection", "always", "never"]}),
+        # per source kind, the rule a move that names a source of that kind wrongly is refused with
+        "source_rules": {"type": "dict", "keysrules": SOURCE_KIND, "valuesrules": record({})},
     }))),
     "markets": req(table_of(record({
         "prices": req({"type": "list", "schema": POS, "minlength": 1}),
@@ -235,6 +238,11 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "end": EFFECTS,
     })}),
     "round_end": req(EFFECTS),
+    # the rules a move is refused with when it breaks the turn itself (docs/engine.md, "Refusals")
+    "turns": record({
+        "order": record({}),    # a move by a player whose turn it is not
+        "actions": record({}),  # something that is not one of the actions, or an action begun inside another
+    }, cite=False),
     "game_end": req(record({
         "last_era": ID,
         "scoring": EFFECTS,
