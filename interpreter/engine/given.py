@@ -253,8 +253,9 @@ class _Applier:
             current = self.seat(given["current"], ("current",)).seat
         state.turn_index = state.turn_order.index(current)
         start_turn(self.g)
-        if "actions_left" in given:
-            state.actions_left = self.integer(given["actions_left"], ("actions_left",), low=1)
+        if "actions_left" in given:  # at most a whole turn of this round (R-TURN-02/03)
+            state.actions_left = self.integer(given["actions_left"], ("actions_left",), low=1,
+                                              high=state.actions_left)
 
     # -- players ---------------------------------------------------------------------------------
 
