@@ -40,6 +40,7 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from dataclasses import replace
 from importlib import metadata
 from typing import Any
 
@@ -48,9 +49,41 @@ import yaml
 from interpreter.ruleset.errors import BrassError, RulesetError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools.guards import ENGINE_SLIPS, forgiving_streams, move_problem, parse_action_text, slip_text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    forgiving_streams()
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # a full disk shows here when the whole output fitted in the buffer
+        return status
+    except RulesetError as error:
+        _print_errors(error)
+        return 1
+    except BrassError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(INTERRUPTED, file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `brass show | head`: the reader has gone, nothing to report
+        sys.stderr.close()
+        return 0
+    except OSError as error:
+        return _os_error(error)
+    except Exception as error:  # the last guard against a traceback for the user
+        if os.environ.get("BRASS_DEBUG"):
+            traceback.print_exc()
+        print(f"internal error: {type(error).__name__}: {error} (this is a bug in brass; "
+              "set BRASS_DEBUG=1 to see the traceback)", file=sys.stderr)
+        return 3
+
+
+INTERRUPTED = "brass: interrupted (Ctrl-C)"  # also in entry.py, which must not import this module early
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.version:
@@ -59,25 +92,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
+    status: int = args.run(args)
+    return status
+
+
+def _os_error(error: OSError) -> int:
+    """An OSError no command turned into its own message. Without a file name it comes from
+    writing the output (a full disk, a vanished terminal): say so in one line, status 1."""
+    if error.filename is None:
+        _discard_output()
+        print(f"error: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        return 1
+    print(f"error: {error.strerror or error}: {error.filename}", file=sys.stderr)
+    return 1
+
+
+def _discard_output() -> None:
+    """Point standard output at the null device, so that Python's own flush at exit, which would
+    fail the same way and print a traceback-like message, writes nowhere instead."""
     try:
-        return args.run(args)
-    except RulesetError as error:
-        _print_errors(error)
-        return 1
-    except BrassError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # e.g. `brass show | head`: the reader has gone, nothing to report
-        sys.stderr.close()
-        return 0
-    except Exception as error:  # the last guard against a traceback for the user
-        if os.environ.get("BRASS_DEBUG"):
-            traceback.print_exc()
-        print(f"internal error: {type(error).__name__}: {error} (this is a bug in brass; "
-              "set BRASS_DEBUG=1 to see the traceback)", file=sys.stderr)
-        return 3
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # a stream without a file descriptor (tests)
+        pass
 
 
 def _version() -> str:
@@ -88,8 +126,17 @@ def _version() -> str:
         return "unknown (brass-rules is not installed)"
 
 
+class _ArgumentParser(argparse.ArgumentParser):
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """As argparse's, but a failed write (--help on a full disk) is reported, not silently dropped."""
+        if message:
+            stream = file or sys.stderr
+            stream.write(message)
+            stream.flush()
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="brass", description="A rules interpreter for Brass: Birmingham.")
+    parser = _ArgumentParser(prog="brass", description="A rules interpreter for Brass: Birmingham.")
     parser.add_argument("--version", action="store_true", help="print the version of brass and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -451,12 +498,7 @@ def run_explain(args: argparse.Namespace) -> int:
     from interpreter.tools.scenario import with_card_ids
 
     game = _game_from_setup_file(args.setup, args.ruleset)
-    try:
-        action = yaml.safe_load(args.action)
-    except yaml.YAMLError as error:
-        raise BrassError(f"ACTION is neither JSON nor YAML: {error}") from None
-    if not isinstance(action, dict) or "action" not in action:
-        raise BrassError("ACTION is a whole action, a mapping like {action: loan, card: leek}")
+    action = _action_argument(args.action)
     seat = game.deciding_seat
     move = with_card_ids(game, game.table.player(seat), action)
     print(f"player {seat}: {json.dumps(move, ensure_ascii=False)}")
@@ -464,6 +506,9 @@ def run_explain(args: argparse.Namespace) -> int:
     before = len(trial.state.log)
     try:
         trial.apply(move)
+    except ENGINE_SLIPS as error:
+        raise BrassError(f"the engine could not judge ACTION ({slip_text(error)}); this is a bug of the engine, "
+                         "which should refuse it with reasons") from None
     except IllegalAction as error:
         print("illegal: " + str(error).splitlines()[0])
         for line in failure_lines(game.ruleset, error.failures) or [f"- {str(error).splitlines()[0]}"]:
@@ -479,6 +524,23 @@ def run_explain(args: argparse.Namespace) -> int:
         if changes:
             print(f"  player {old.seat}: " + ", ".join(changes))
     return 0
+
+
+def _action_argument(text: str) -> dict[str, Any]:
+    """ACTION as a mapping; a located error for YAML that does not load (aliases of lists or
+    mappings are refused, so a small text cannot expand into a huge one) or a malformed action."""
+    try:
+        action = parse_action_text(text)
+    except RulesetError as error:  # the first problem is enough for one line (an alias bomb gives dozens)
+        first = error.diagnostics[0]
+        raise RulesetError([replace(first, message=f"ACTION is neither JSON nor YAML as brass reads it: "
+                                                   f"{first.message}")]) from None
+    if not isinstance(action, dict) or "action" not in action:
+        raise BrassError("ACTION is a whole action, a mapping like {action: loan, card: leek}")
+    problem = move_problem(action)
+    if problem is not None:
+        raise BrassError(f"ACTION is not a whole action the engine can judge: {problem}")
+    return action
 
 
 def run_rule(args: argparse.Namespace) -> int:

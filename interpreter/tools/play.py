@@ -10,6 +10,8 @@ by line, so a game can be played to the end from a pipe.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +25,7 @@ from interpreter.engine.game import FORMAT, Game, GameFileError, IllegalAction
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots import BOTS, Bot, bot_seed, deciding_seat, make_bot
+from interpreter.tools.guards import ENGINE_SLIPS, MAX_MOVE_CHARS, clip, move_problem, parse_json, read_text, slip_text
 
 HUMAN = "human"
 HELP = ("type a listed number; or a decision / whole action as JSON (e.g. {\"action\": \"loan\", \"card\": …}); "
@@ -35,11 +38,7 @@ ReadLine = Callable[[], str | None]  # None at the end of the input
 
 def read_saved(ruleset: Ruleset, path: str | Path) -> Game:
     """A saved game (`Game.to_json` text) from a file; GameFileError for anything unreadable."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise GameFileError(f"cannot read {path}: {error}") from None
-    return parse_saved(ruleset, text, str(path))
+    return parse_saved(ruleset, read_text(path, str(path), GameFileError), str(path))
 
 
 def parse_saved(ruleset: Ruleset, text: str, name: str = "the saved game") -> Game:
@@ -48,10 +47,7 @@ def parse_saved(ruleset: Ruleset, text: str, name: str = "the saved game") -> Ga
     `Game.from_json` lets a few malformed files through as raw Python errors (JSON that is
     not an object, a missing "state"); they are caught here so that no user sees a traceback.
     """
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise GameFileError(f"{name} is not JSON: {error}") from None
+    data = parse_json(text, name, GameFileError)  # NaN, Infinity and deep nesting are refused here
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise GameFileError(f"{name} is not a saved game (expected a JSON object with format {FORMAT!r})")
     if data.get("ruleset") not in (None, ruleset.name):
@@ -60,16 +56,36 @@ def parse_saved(ruleset: Ruleset, text: str, name: str = "the saved game") -> Ga
         return Game.from_json(ruleset, text)
     except GameFileError as error:
         raise GameFileError(f"{name}: {error}") from None
-    except (AttributeError, KeyError, IndexError, TypeError, ValueError) as error:
-        raise GameFileError(f"{name} cannot be read: {type(error).__name__}: {error}") from None
+    except ENGINE_SLIPS as error:
+        raise GameFileError(f"{name} cannot be read: {slip_text(error)}") from None
 
 
 def save(game: Game, path: str | Path) -> None:
-    """Write the game atomically enough for a terminal: a temporary file, then a rename."""
-    target = Path(path)
-    temporary = target.with_name(target.name + ".tmp")
-    temporary.write_text(game.to_json() + "\n", encoding="utf-8")
-    temporary.replace(target)
+    """Write the game so that a crash or a full disk never destroys the previous save: a fresh
+    temporary file in the same folder (never a fixed name, which a planted symlink could
+    redirect), flushed to the disk, then renamed over `path`; removed again on any failure."""
+    write_atomically(Path(path), game.to_json() + "\n")
+
+
+def write_atomically(target: Path, text: str) -> None:
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, _new_file_mode())  # mkstemp's 0600 would hide the save from the user's group
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _new_file_mode() -> int:
+    """The permissions an ordinary new file gets under the current umask."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 # == describing the game ===========================================================================
@@ -369,28 +385,43 @@ class TerminalGame:
             return None
         if text.startswith("{"):
             return self._apply_json(text, seat)
-        if text.isdigit() and 1 <= int(text) <= len(legal):
+        # ASCII digits only, and few: int() refuses "²" and numbers of thousands of digits
+        if text.isascii() and text.isdigit() and len(text) <= 6 and 1 <= int(text) <= len(legal):
             return self._apply(legal[int(text) - 1], seat)
-        self._refuse(f"refused: {text!r} is not one of the listed numbers 1..{len(legal)} "
+        self._refuse(f"refused: {clip(text)!r} is not one of the listed numbers 1..{len(legal)} "
                      f"(h for help)", [HELP])
         return None
 
     def _apply_json(self, text: str, seat: int) -> bool | None:
         """A typed decision or whole action; anything the engine chokes on is refused, not fatal."""
-        try:
-            move = json.loads(text)
-        except ValueError as error:
-            self._refuse(f"refused: not valid JSON ({error})")
+        move = self._typed_move(text)
+        if move is None:
             return None
         before = self.game.to_json()
         try:
             return self._apply(move, seat)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
+        except ENGINE_SLIPS as error:
             if self.game.to_json() != before:
                 raise  # the game may be damaged: stop rather than play on
-            self._refuse(f"refused: the engine could not check {text} ({type(error).__name__}: {error})",
+            self._refuse(f"refused: the engine could not check {clip(text)} ({slip_text(error)})",
                          ["this is an engine bug (it should refuse with reasons); the game is unchanged"])
             return None
+
+    def _typed_move(self, text: str) -> Any:
+        """The typed line as a move, or None once it is refused (not JSON, too long, too deep…)."""
+        if len(text) > MAX_MOVE_CHARS:
+            self._refuse(f"refused: the line is {len(text)} characters long; a move is at most {MAX_MOVE_CHARS}")
+            return None
+        try:
+            move = parse_json(text, "the line", BrassError)
+        except BrassError as error:
+            self._refuse(f"refused: {clip(str(error), 200)}")
+            return None
+        problem = move_problem(move)
+        if problem is not None:
+            self._refuse(f"refused: not a move the engine can judge: {problem}")
+            return None
+        return move
 
     def _apply(self, move: Any, seat: int) -> bool | None:
         before = len(self.game.state.log)
@@ -458,9 +489,15 @@ def parse_seats(text: str | None, players: int) -> list[str]:
 
 
 def stdin_reader(stream: Any) -> ReadLine:
-    """Read one line at a time from a stream; None at its end."""
+    """Read one line at a time from a stream; None at its end, and when there is no input at all
+    (stdin closed: Python's sys.stdin is then None, or reading it fails)."""
     def read() -> str | None:
-        line = stream.readline()
+        if stream is None:
+            return None
+        try:
+            line = stream.readline()
+        except (OSError, ValueError):  # a closed or unreadable stream: the input has ended
+            return None
         return None if line == "" else line.rstrip("\n")
     return read
 
@@ -495,18 +532,15 @@ def run_replay(ruleset_for: Callable[[str], Ruleset], path: str, step: bool, con
     try:
         game = Game.start(ruleset, int(data["players"]), int(data["seed"]), data.get("given"))
         moves = list(data["moves"])
-    except (KeyError, TypeError, ValueError) as error:
-        raise GameFileError(f"{path} cannot be replayed: {type(error).__name__}: {error}") from None
+    except ENGINE_SLIPS as error:
+        raise GameFileError(f"{path} cannot be replayed: {slip_text(error)}") from None
     out = lambda text: console.print(text, markup=False, highlight=False, soft_wrap=True)  # noqa: E731
     for entry in game.state.log:
         out(format_entry(entry))
     for n, move in enumerate(moves, start=1):
         seat = deciding_seat(game)
         before = len(game.state.log)
-        try:
-            game.apply(move)
-        except IllegalAction as error:
-            raise GameFileError(f"{path}: move {n} ({move}) is illegal: {error}") from None
+        _replay_move(game, move, f"{path}: move {n} ({clip(str(move))})")
         out(f"{n:4d}. player {seat}: {_short(move)}")
         for entry in game.state.log[before:]:
             out(f"      {format_entry(entry)}")
@@ -519,13 +553,22 @@ def run_replay(ruleset_for: Callable[[str], Ruleset], path: str, step: bool, con
     return 0
 
 
-def _read_record(path: str) -> dict[str, Any]:
+def _replay_move(game: Game, move: Any, what: str) -> None:
+    """Apply a saved move; a GameFileError naming it when it is malformed or illegal."""
+    problem = move_problem(move)
+    if problem is not None:
+        raise GameFileError(f"{what} is not a move: {problem}")
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise GameFileError(f"cannot read {path}: {error}") from None
-    except (ValueError, UnicodeDecodeError) as error:
-        raise GameFileError(f"{path} is not JSON: {error}") from None
+        game.apply(move)
+    except IllegalAction as error:
+        raise GameFileError(f"{what} is illegal: {error}") from None
+    except ENGINE_SLIPS as error:
+        raise GameFileError(f"{what} cannot be replayed: the engine failed with {slip_text(error)} "
+                            "(a bug of the engine, which should refuse it with reasons)") from None
+
+
+def _read_record(path: str) -> dict[str, Any]:
+    data = parse_json(read_text(path, path, GameFileError), path, GameFileError)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise GameFileError(f"{path} is not a saved game (expected a JSON object with format {FORMAT!r})")
     return data

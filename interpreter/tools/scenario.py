@@ -29,6 +29,7 @@ from interpreter.ruleset.errors import Diagnostic, RulesetError, sorted_diagnost
 from interpreter.ruleset.loader import load_ruleset, resolve_ruleset_path
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document, kind_name, load_yaml_file
+from interpreter.tools.guards import ENGINE_SLIPS, slip_text
 from interpreter.tools.scenario_vocabulary import assertion_env, scenario_registry
 
 __all__ = [
@@ -287,7 +288,7 @@ class _Loader:
             self.error(at + (kind,),
                        f"{kind} must be a mapping like {{action: loan, card: leek}}, not {kind_name(move)}")
             return None
-        if kind == "action" and move.get("action") not in ruleset.actions:
+        if kind == "action" and not (isinstance(move.get("action"), str) and move["action"] in ruleset.actions):
             self.error(at + (kind, "action") if "action" in move else at + (kind,),
                        f"unknown action {move.get('action')!r}{did_you_mean(str(move.get('action')), ruleset.actions)}"
                        f"; actions: {', '.join(ruleset.actions)}")
@@ -431,6 +432,14 @@ def _invariants(game: Game, pos: SourcePos, after: str) -> Problem | None:
 
 def _run_step(game: Game, step: Step) -> Problem | None:
     what = f"step {step.n} ({'action' if step.whole else 'decision'} {_show_move(step.move)})"
+    try:
+        return _take_step(game, step, what)
+    except ENGINE_SLIPS as error:  # the engine failed where it should refuse: this step fails, not the run
+        return Problem(step.pos, f"{what} could not be judged: the engine failed with {slip_text(error)} "
+                                 f"(a bug of the engine, which should refuse it with reasons)")
+
+
+def _take_step(game: Game, step: Step, what: str) -> Problem | None:
     if game.is_over and not step.illegal:
         return Problem(step.pos, f"{what}: the game is already over")
     if step.player is not None and not game.is_over and step.player != game.deciding_seat:
@@ -482,7 +491,7 @@ def with_card_ids(game: Game, player: Player, move: dict[str, Any]) -> dict[str,
     depend on the shuffle."""
     names = _card_params(game)
     ids = {c.id for c in player.hand}
-    used: set[str] = {v for k, v in move.items() if k in names and v in ids}
+    used: set[str] = {v for k, v in move.items() if k in names and isinstance(v, str) and v in ids}
 
     def take(value: Any, fits: Callable[[Card], bool]) -> Any:
         for card in player.hand:

@@ -10,6 +10,7 @@ the draw pile, the merchant tiles, the Rail-era deal, and the effects of every a
 
 The work is split by job:
 - `trace.py` (this module): reading a trace file and the public entry points (every name below);
+- `trace_shape.py`: the shape of every value the replay reads, checked when a trace is loaded;
 - `trace_mapping.py`: the trace's ids of cards, locations, links, slots, merchant tiles, players -> ours;
 - `trace_setup.py`: dealing our game exactly as the trace (opening deal, merchants, Rail-era deal);
 - `trace_actions.py`: a recorded action as one of ours, our engine's questions answered from its effects;
@@ -26,6 +27,7 @@ from typing import Any
 
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools.guards import parse_json, read_text
 from interpreter.tools.trace_actions import PRODUCED, ChoiceResolver, answers_for, whole_action
 from interpreter.tools.trace_mapping import (
     CARD_ID,
@@ -37,9 +39,10 @@ from interpreter.tools.trace_mapping import (
 )
 from interpreter.tools.trace_replay import Difference, ReplayResult, replay_trace
 from interpreter.tools.trace_setup import deal_rail_from_trace, game_from_trace_setup
+from interpreter.tools.trace_shape import check_trace_shape
 
 __all__ = ["CARD_ID", "FORMAT", "INDUSTRY_CARD_FACES", "MERCHANT_TILES", "PRODUCED", "ChoiceResolver", "Difference",
-           "ReplayResult", "TraceError", "TraceMapping", "answers_for", "deal_rail_from_trace",
+           "ReplayResult", "TraceError", "TraceMapping", "answers_for", "check_trace_shape", "deal_rail_from_trace",
            "game_from_trace_setup", "load_trace", "location_id", "replay_trace", "replay_trace_file",
            "ruleset_with_links", "whole_action"]
 
@@ -47,13 +50,13 @@ FORMAT = "brass-birmingham-trace/v1"
 
 
 def load_trace(path: str | Path) -> dict[str, Any]:
-    try:
-        trace = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise TraceError(f"cannot read the trace {path}: {error}") from None
+    """A trace file's data, its shape checked (`check_trace_shape`): TraceError for anything else."""
+    name = f"the trace {path}"
+    trace = parse_json(read_text(path, name, TraceError), name, TraceError)
     if not isinstance(trace, dict) or not str(trace.get("format", "")).startswith(FORMAT):
         found = trace.get("format") if isinstance(trace, dict) else type(trace).__name__
         raise TraceError(f"{path} is not a trace (format {found!r}, expected {FORMAT})")
+    check_trace_shape(trace, str(path))
     return trace
 
 

@@ -87,10 +87,16 @@ class TraceMapping:
         return found
 
     def slot(self, location: str, index: int) -> str:
-        return self.slots[(location, index)]
+        found = self.slots.get((location, index))
+        if found is None:
+            raise TraceError(f"slot {index} of {location!r} is not in the trace's catalogue.locationSlots")
+        return found
 
     def link(self, index: int) -> str:
-        return self.links[index]
+        found = self.links.get(index)
+        if found is None:
+            raise TraceError(f"link index {index} is not in the trace's catalogue.links")
+        return found
 
     def card(self, card_id: str) -> str:
         match = CARD_ID.match(card_id)

@@ -14,6 +14,7 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.tools.trace_actions import ChoiceResolver, answers_for, whole_action
 from interpreter.tools.trace_mapping import CARD_ID, TraceError, TraceMapping
 from interpreter.tools.trace_setup import deal_rail_from_trace, game_from_trace_setup
+from interpreter.tools.trace_shape import check_trace_shape
 
 
 @dataclass
@@ -101,7 +102,38 @@ def _dict_diff(theirs: dict[str, Any], ours: dict[str, Any]) -> tuple[dict[str, 
 
 def replay_trace(ruleset: Ruleset, trace: dict[str, Any], name: str = "trace",
                  progress: Callable[[str], None] | None = None) -> ReplayResult:
-    """Apply every recorded action through `Game.apply` and compare after every step; stop at the first difference."""
+    """Apply every recorded action through `Game.apply` and compare after every step; stop at the first difference.
+
+    A trace whose shape is wrong, or whose values do not fit together (a player, slot or link
+    index the trace does not have), is a TraceError naming the step."""
+    check_trace_shape(trace, name)
+    at = _Place()
+    try:
+        return _replay(ruleset, trace, name, progress, at)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+        raise TraceError(f"{name}: the trace does not fit together {at}: {_what_is_wrong(error)}") from None
+
+
+@dataclass
+class _Place:
+    """Where the replay is, for an error: the setup, or the step being replayed."""
+
+    seq: int | None = None
+
+    def __str__(self) -> str:
+        return "in its setup" if self.seq is None else f"at step seq {self.seq}"
+
+
+def _what_is_wrong(error: Exception) -> str:
+    if isinstance(error, KeyError):
+        return f"it refers to {error.args[0]!r}, which it does not define (or lacks that key)"
+    if isinstance(error, IndexError):
+        return f"an index beyond its list ({error})"
+    return f"a value of the wrong kind ({type(error).__name__}: {error})"
+
+
+def _replay(ruleset: Ruleset, trace: dict[str, Any], name: str, progress: Callable[[str], None] | None,
+            at: _Place) -> ReplayResult:
     mapping = TraceMapping(ruleset, trace)
     game = game_from_trace_setup(ruleset, trace, mapping)
     board = _TraceBoard(trace, mapping)
@@ -115,7 +147,7 @@ def replay_trace(ruleset: Ruleset, trace: dict[str, Any], name: str = "trace",
         return result
 
     for step in steps:
-        seq = step["seq"]
+        seq = at.seq = step["seq"]
         seat = mapping.player(step["player"])
         if game.is_over:
             return differ(seq, "game over", "more steps", "our game has ended")
@@ -146,8 +178,9 @@ def replay_trace(ruleset: Ruleset, trace: dict[str, Any], name: str = "trace",
             new = [c.id for c in game.table.player(seat).hand if c.wild and c.id not in held_wild]
             for card in gained:
                 match = CARD_ID.match(card)
-                if match is None:  # an id the trace should not hold: the error this always gave (not a TraceError)
-                    raise AttributeError("'NoneType' object has no attribute 'group'")
+                if match is None:
+                    raise TraceError(f"{name}: step seq {seq} gains card {card!r}, which is not a card id of "
+                                     "the trace (loc-<location>-<n>, ind-<industry>-<n> or wild-<kind>-<n>)")
                 kind = "wild_" + match.group(2)
                 our_wild = next((c for c in new if c.startswith(kind + "#")), None)
                 if our_wild is None:

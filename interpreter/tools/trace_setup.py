@@ -66,6 +66,8 @@ def _merchants(ruleset: Ruleset, merchants: dict[str, Any], players: int) -> lis
             raise TraceError(f"{merchant.id}: the trace has {len(recorded['tiles'])} merchant tile(s), "
                              f"our ruleset {wanted} at {players} players")
         for index, tile in enumerate(recorded["tiles"]):
+            if MERCHANT_TILES.get(tile) not in ruleset.merchant_tiles:
+                raise TraceError(f"{merchant.id}: unknown merchant tile {tile!r} (known: {', '.join(MERCHANT_TILES)})")
             spec = ruleset.merchant_tiles[MERCHANT_TILES[tile]]
             barrel = bool(recorded["barrels"][index]) if index < len(recorded.get("barrels", [])) else bool(spec.buys)
             spaces.append(MerchantSpace(merchant.id, index, spec.id, spec.buys, barrel))
@@ -85,6 +87,13 @@ def _check_cards(table: Table, when: str) -> None:
         raise TraceError(f"cards inconsistent {when}: twice {twice}, missing {missing}, unknown {extra}")
 
 
+def _card(table: Table, mapping: TraceMapping, trace_id: str) -> Card:
+    cid = mapping.card(trace_id)
+    if cid not in table.cards:
+        raise TraceError(f"trace card {trace_id} -> {cid} is not in our {len(table.state.players)}-player deck")
+    return table.cards[cid]
+
+
 def deal_rail_from_trace(game: Game, round_end: dict[str, Any], mapping: TraceMapping) -> None:
     """At the Canal end our engine deals the Rail era with its own RNG: replace it with the trace's deal."""
     with game.table.editing() as table:  # outside the rules: the trace's deal replaces ours
@@ -93,14 +102,17 @@ def deal_rail_from_trace(game: Game, round_end: dict[str, Any], mapping: TraceMa
 
 def _deal_rail(table: Table, round_end: dict[str, Any], mapping: TraceMapping) -> None:
     state = table.state
-    hands = [[table.cards[mapping.card(c)] for c in hand] for hand in round_end["railHands"]]
-    deck = [table.cards[mapping.card(c)] for c in reversed(round_end["railDrawPile"])]
+    if len(round_end["railHands"]) != len(state.players):
+        raise TraceError(f"the Rail deal has {len(round_end['railHands'])} hand(s) for {len(state.players)} players: "
+                         "the trace must give one Rail hand per player")
+    hands = [[_card(table, mapping, c) for c in hand] for hand in round_end["railHands"]]
+    deck = [_card(table, mapping, c) for c in reversed(round_end.get("railDrawPile", []))]
     ours = sorted(c.id for p in state.players for c in p.hand + p.discard) + [c.id for c in state.deck]
     theirs = [c.id for h in hands for c in h] + [c.id for c in deck]
     if sorted(ours) != sorted(theirs):
         raise TraceError(f"the Rail deal holds other cards than ours: only ours {sorted(set(ours) - set(theirs))}, "
                          f"only the trace's {sorted(set(theirs) - set(ours))}")
-    for player, hand in zip(state.players, hands, strict=False):  # nothing checks one trace hand per player
+    for player, hand in zip(state.players, hands, strict=True):
         player.hand = hand
         player.discard = []
     state.deck = deck

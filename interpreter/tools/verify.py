@@ -17,11 +17,13 @@ scenario citing R-ERA-02 covers summary-es's reading of it, not the rulebook's.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from brass_dsl.source import SourcePos
 from interpreter.ruleset.errors import BrassError, Diagnostic, RulesetError
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
@@ -103,13 +105,30 @@ def run_files(paths: Sequence[str | Path], check: bool = False,
         except ScenarioError as error:
             outcomes.append(Outcome(display_path(path), load_errors=list(error.diagnostics)))
             continue
+        except Exception as error:  # a bug met on one file must not cost the results of the others
+            outcomes.append(_crashed(path, error))
+            continue
         if rules and not any(rid.startswith(wanted) for rid in scenario.rules for wanted in rules):
             continue
         loaded.append(scenario)
-        outcomes.append(Outcome(scenario.display, run_scenario(scenario, check)))
+        try:
+            outcomes.append(Outcome(scenario.display, run_scenario(scenario, check)))
+        except Exception as error:
+            outcomes.append(_crashed(path, error))
     if rules and not loaded:
         raise BrassError(f"no scenario in {', '.join(map(str, paths))} cites {', '.join(rules)}")
     return outcomes, loaded
+
+
+def _crashed(path: Path, error: Exception) -> Outcome:
+    """The outcome of a file on which brass itself failed: reported as that file's failure, located
+    at its start (BRASS_DEBUG=1 stops there with the traceback, as for any internal error)."""
+    if os.environ.get("BRASS_DEBUG"):
+        raise error
+    display = display_path(path)
+    return Outcome(display, load_errors=[Diagnostic(SourcePos(display, 1, 1), (
+        f"internal error on this file: {type(error).__name__}: {error} (this is a bug in brass; "
+        "set BRASS_DEBUG=1 to see the traceback)"))])
 
 
 def verify(paths: Sequence[str | Path], out: TextIO, show_coverage: bool = False, as_json: bool = False,
