@@ -96,7 +96,7 @@ def test_an_engine_failure_on_a_step_fails_that_step_located(tmp_path: Path, run
     """Whatever raw Python error the engine raises for a step, that step fails at its line."""
     from interpreter.engine.game import Game
 
-    def slip(self: Game, move: object) -> None:
+    def slip(self: Game, move: object, seat: int | None = None) -> None:
         raise TypeError("'int' object is not iterable")
 
     monkeypatch.setattr(Game, "apply", slip)
@@ -157,7 +157,7 @@ def test_an_engine_failure_on_explain_is_an_error_not_a_crash(position: Path, ru
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     from interpreter.engine.game import Game
 
-    def slip(self: Game, move: object) -> None:
+    def slip(self: Game, move: object, seat: int | None = None) -> None:
         raise RecursionError("maximum recursion depth exceeded")
 
     monkeypatch.setattr(Game, "apply", slip)

@@ -442,19 +442,21 @@ def _run_step(game: Game, step: Step) -> Problem | None:
 def _take_step(game: Game, step: Step, what: str) -> Problem | None:
     if game.is_over and not step.illegal:
         return Problem(step.pos, f"{what}: the game is already over")
-    if step.player is not None and not game.is_over and step.player != game.deciding_seat:
+    if step.player is not None and not game.is_over and step.player != game.deciding_seat and not step.illegal:
         return Problem(step.pos, f"{what}: it is player {game.deciding_seat}'s decision, not player {step.player}'s")
     move = with_card_ids(game, game.table.player(step.player or game.deciding_seat), step.move)
     if not step.illegal:
         try:
-            game.apply(move)
+            game.apply(move, seat=step.player)
         except IllegalAction as error:
             return Problem(step.pos, f"{what} was refused", _indent(str(error)))
         return None
     before = game.to_json()
-    failures = list(game.explain(move)["failures"]) if step.whole else []
+    # explain judges the move of the player to move: a move out of turn is left to apply to refuse
+    in_turn = step.player is None or game.is_over or step.player == game.deciding_seat
+    failures = list(game.explain(move)["failures"]) if step.whole and in_turn else []
     try:
-        game.apply(move)
+        game.apply(move, seat=step.player)  # a move out of turn is the engine's to refuse (R-TURN-01)
     except IllegalAction as error:
         failures += [f for f in error.failures if f not in failures]
         text = str(error)
