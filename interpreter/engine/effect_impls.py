@@ -162,12 +162,15 @@ def _collect_income(table: Table, env: Env, args: dict[str, Any]) -> None:
 
 
 def _shortfall_choice(table: Table, player: Player) -> list[PlacedTile]:
-    """The tiles the player removes to cover unpaid negative income (R-SHORT-01/02)."""
+    """The tiles the player removes to cover unpaid negative income (R-SHORT-01/02). A tile raises
+    its cost divided by the ruleset's divisor; a tile that would raise nothing (an unflipped
+    Pottery II, £0) is never offered nor forced: removing it would pay nothing (docs/engine.md)."""
     owed = -table.income_level(player) - player.money
     chosen: list[PlacedTile] = []
     divisor = table.ruleset.economy.shortfall_tile_value_divisor
     while owed > 0:
-        options = [t for t in table.board_tiles() if t.owner is player and t not in chosen]
+        options = [t for t in table.board_tiles()
+                   if t.owner is player and t not in chosen and t.spec.cost // divisor > 0]
         if not options:
             break
         slot_id = table.ask(player, f"shortfall/{player.seat}/{len(chosen)}", [t.slot.id for t in options],
@@ -192,7 +195,9 @@ def _pay_income(table: Table, player: Player, removals: list[PlacedTile]) -> Non
         owed -= tile.spec.cost // economy.shortfall_tile_value_divisor
     if owed < 0:
         player.money = -owed  # R-SHORT-02: the excess is kept
-    vp_lost = min(player.vp, max(owed, 0) * economy.shortfall_vp_per_money)  # R-SHORT-03
+    vp_lost = max(owed, 0) * economy.shortfall_vp_per_money  # R-SHORT-03: 1 VP per £1 short …
+    if economy.shortfall_vp_floor is not None:  # … if possible: never below the floor (0 in the rulebook)
+        vp_lost = max(0, min(vp_lost, player.vp - economy.shortfall_vp_floor))
     player.vp -= vp_lost
     table.note("shortfall", player=player.seat, level=level, removed=[t.slot.id for t in removals],
                vp_lost=vp_lost, money=player.money)

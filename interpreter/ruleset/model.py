@@ -211,6 +211,7 @@ class Economy:
     loan_income_levels: int
     shortfall_tile_value_divisor: int
     shortfall_vp_per_money: int
+    shortfall_vp_floor: int | None = 0  # VP a shortfall never takes a player below; None: no floor
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,4 +418,5 @@ def _setup(s: Mapping[str, Any]) -> Setup:
 
 def _economy(e: Mapping[str, Any]) -> Economy:
     return Economy(e["loan"]["amount"], e["loan"]["income_levels"],
-                   e["shortfall"]["tile_value_divisor"], e["shortfall"]["vp_per_money"])
+                   e["shortfall"]["tile_value_divisor"], e["shortfall"]["vp_per_money"],
+                   e["shortfall"].get("vp_floor", 0))
