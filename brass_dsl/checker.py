@@ -12,6 +12,9 @@ such a type) a literal names one of its values and is checked against the ids.
 To make that possible, the operand that is a literal is checked second, with the
 other operand's type as its hint; `[]` likewise gets its element type from the
 context.
+
+A well-typed expression must also be cheap enough to run: `cost.check_cost` bounds the
+items its nested aggregates may go through.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from brass_dsl import ast, typed
+from brass_dsl.cost import check_cost
 from brass_dsl.errors import DslError, raise_all
 from brass_dsl.registry import FunctionEntry, Registry, did_you_mean
 from brass_dsl.source import ExpressionOrigin
@@ -60,6 +64,7 @@ def check(
         checker.error(f"expected {expect} but the expression is {result.type}", tree)
     raise_all(checker.errors)
     assert result is not None  # an untyped tree always comes with an error
+    check_cost(result, registry, text, origin)  # every expression must finish quickly (cost.py)
     return Checked(result, frozenset(checker.names_used), frozenset(checker.functions_used))
 
 

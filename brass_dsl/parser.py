@@ -9,13 +9,17 @@ Parsing is bounded so that no input can exhaust the stack: texts longer than
 `MAX_LENGTH` are refused before Lark sees them, the LALR parser and the tree
 transformer do not recurse, and trees deeper than `MAX_DEPTH` are refused while
 they are built (the checker and compiler, which do recurse, never see them).
+Integer literals longer than `MAX_INT_DIGITS` are refused too (Python refuses to
+convert more than 4,300 digits, and no game number comes near 18).
 Successful parses are cached by text.
+
+The parser tables are cached between processes by `parser_cache` in a format that
+cannot run code (JSON), and only from a folder nobody else can write to.
 """
 
 from __future__ import annotations
 
 import functools
-import os
 from importlib import resources
 from typing import Any
 
@@ -24,14 +28,17 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 from lark.lexer import PatternStr
 from lark.tree import Meta
 
-from brass_dsl import ast
+from brass_dsl import ast, parser_cache
 from brass_dsl.errors import DslError
 from brass_dsl.source import ExpressionOrigin
 
 Children = list[Any]  # tokens, nodes and None placeholders, as Lark passes them
 
-MAX_LENGTH = 2000
+# 10,000 characters: five times the longest natural expression we met (a card count over the
+# deck, the hands and the discard piles of three players), still parsed in a few milliseconds.
+MAX_LENGTH = 10_000
 MAX_DEPTH = 32
+MAX_INT_DIGITS = 18
 
 GRAMMAR_FILE = "grammar.lark"
 
@@ -58,28 +65,8 @@ def grammar_text() -> str:
 def _lark() -> Lark:
     # The basic lexer (not the contextual one) makes keywords reserved everywhere:
     # `x.count` or `1 + and` are syntax errors, never names.
-    return Lark(grammar_text(), parser="lalr", lexer="basic", propagate_positions=True, maybe_placeholders=True,
-                cache=_cache_file())
-
-
-def _cache_file() -> str | bool:
-    """Where Lark keeps the built parser tables between processes, or False for no cache.
-
-    Building the LALR tables takes a few hundred milliseconds in every new process (each
-    `brass` command); loading them takes about 10 ms. Lark keys the file with a hash of the
-    grammar, its options and the Lark and Python versions, and rebuilds it when any of them
-    differs or the file is unreadable. The file lives in the user's own cache folder
-    ($XDG_CACHE_HOME or ~/.cache, then brass/), never in a shared temporary folder; set
-    BRASS_NO_PARSER_CACHE=1 to build the tables every time."""
-    if os.environ.get("BRASS_NO_PARSER_CACHE"):
-        return False
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "brass")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
-        return False
-    return os.path.join(folder, "condition-language-parser.lark")
+    return parser_cache.cached_lark(grammar_text(), parser="lalr", lexer="basic", propagate_positions=True,
+                                    maybe_placeholders=True)
 
 
 def parse(text: str, origin: ExpressionOrigin | None = None) -> ast.Node:
@@ -94,7 +81,7 @@ def parse(text: str, origin: ExpressionOrigin | None = None) -> ast.Node:
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str) -> ast.Node:
     if len(text) > MAX_LENGTH:
-        raise DslError(f"expression is too long ({len(text)} characters, at most {MAX_LENGTH})", text, 1, 1)
+        raise DslError(_too_long(len(text)), text, 1, 1)
     if not text.strip():
         raise DslError("empty expression", text, 1, 1)
     try:
@@ -110,6 +97,11 @@ def _parse_cached(text: str) -> ast.Node:
 
 def _too_deep() -> str:
     return f"expression is nested too deeply (more than {MAX_DEPTH} levels)"
+
+
+def _too_long(length: int) -> str:
+    return (f"expression is too long ({length} characters, at most {MAX_LENGTH}); split it: compute parts "
+            "as derived values or check them as separate requirements (in a scenario, separate assertions)")
 
 
 # ---------------------------------------------------------------- syntax errors
@@ -214,7 +206,11 @@ class _AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
         return _only(children)
 
     def int_lit(self, meta: Meta, children: Children) -> ast.Node:
-        return self._node(ast.IntLit, meta, int(children[0]))
+        digits = str(children[0])
+        if len(digits) > MAX_INT_DIGITS:
+            message = f"number is too long ({len(digits)} digits, at most {MAX_INT_DIGITS})"
+            raise DslError(message, self._text, meta.line, meta.column)
+        return self._node(ast.IntLit, meta, int(digits))
 
     def str_lit(self, meta: Meta, children: Children) -> ast.Node:
         return self._node(ast.StrLit, meta, children[0][1:-1])

@@ -9,6 +9,11 @@ Registries chain: `with_bindings` makes a child that adds names read from
 `env.vars` at run time (an action's parameters), leaving the parent untouched.
 Within a chain a name denotes one thing only, so a child may not shadow its parent
 and a value may not share its name with a function.
+
+The registry also states how long lists can be, so that the checker can bound the
+work of nested aggregates (`brass_dsl.cost`): a name, function or field may give
+the most items its list holds (`max_length=`), and `set_max_length` gives it per
+item type for every other list (all slots, all cards, …).
 """
 
 from __future__ import annotations
@@ -37,18 +42,20 @@ class Param:
 
 @dataclass(frozen=True)
 class NameEntry:
-    """A named value; `get(env)` returns it."""
+    """A named value; `get(env)` returns it. `max_length`: the most items a list value holds."""
 
     name: str
     type: DslType
     doc: str
     example: str
     get: Callable[[Env], Any]
+    max_length: int | None = None
 
 
 @dataclass(frozen=True)
 class FunctionEntry:
-    """A function; `impl(env, *args)` computes it and may raise ValueError for bad arguments."""
+    """A function; `impl(env, *args)` computes it and may raise ValueError for bad arguments.
+    `max_length`: the most items a list it returns holds."""
 
     name: str
     params: tuple[Param, ...]
@@ -56,6 +63,7 @@ class FunctionEntry:
     doc: str
     example: str
     impl: Callable[..., Any]
+    max_length: int | None = None
 
     @property
     def signature(self) -> str:
@@ -69,6 +77,9 @@ BINDING_DOC = "bound by the caller (an action parameter)"
 
 _BUILTIN_TYPE_NAMES = frozenset(t.name for t in SCALAR_TYPES) | {"list"}
 
+# The length assumed for a list of a type whose length no registry of the chain states.
+DEFAULT_MAX_LENGTH = 100
+
 
 class Registry:
     """Types, names and functions visible to expressions, searched up the parent chain."""
@@ -79,6 +90,7 @@ class Registry:
         self._names: dict[str, NameEntry] = {}
         self._functions: dict[str, FunctionEntry] = {}
         self._hidden: dict[str, str] = {}  # names of the parents not visible here -> why
+        self._max_lengths: dict[DslType, int] = {}  # item type -> the most items of any list of it
 
     # ------------------------------------------------------------ registering
 
@@ -89,10 +101,11 @@ class Registry:
         self._types[t.name] = t
         return t
 
-    def add_name(self, name: str, type: DslType, doc: str, example: str, get: Callable[[Env], Any]) -> None:
+    def add_name(self, name: str, type: DslType, doc: str, example: str, get: Callable[[Env], Any], *,
+                 max_length: int | None = None) -> None:
         """Register a named value; duplicates and shadowing are ValueErrors."""
         self._claim(name)
-        self._names[name] = NameEntry(name, type, doc, example, get)
+        self._names[name] = NameEntry(name, type, doc, example, get, max_length)
 
     def add_function(
         self,
@@ -102,18 +115,38 @@ class Registry:
         doc: str,
         example: str,
         impl: Callable[..., Any],
+        *,
+        max_length: int | None = None,
     ) -> None:
         """Register a function called as `impl(env, *args)`."""
         self._claim(name)
-        self._functions[name] = FunctionEntry(name, tuple(params), returns, doc, example, impl)
+        self._functions[name] = FunctionEntry(name, tuple(params), returns, doc, example, impl, max_length)
+
+    def set_max_length(self, item_type: DslType, length: int) -> None:
+        """State that no list of `item_type` holds more than `length` items (in this registry
+        and its children), unless its name, function or field states less."""
+        if length < 0:
+            raise ValueError(f"a list cannot hold {length} items")
+        self._max_lengths[item_type] = length
+
+    def max_length(self, item_type: DslType) -> int:
+        """The most items a list of `item_type` holds: as stated for that type by the nearest
+        registry of the chain; else as long as the longest list stated for any type (a list
+        of text or numbers can be as long as the largest collection); else DEFAULT_MAX_LENGTH."""
+        stated = self._find(lambda r: r._max_lengths.get(item_type))
+        if stated is not None:
+            return stated
+        every = [length for registry in self._chain() for length in registry._max_lengths.values()]
+        return max(every, default=DEFAULT_MAX_LENGTH)
 
     def function(
-        self, name: str, params: Sequence[Param], returns: DslType, *, doc: str = "", example: str = ""
+        self, name: str, params: Sequence[Param], returns: DslType, *, doc: str = "", example: str = "",
+        max_length: int | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator form of `add_function`; returns the implementation unchanged."""
 
         def register(impl: Callable[..., Any]) -> Callable[..., Any]:
-            self.add_function(name, params, returns, doc, example, impl)
+            self.add_function(name, params, returns, doc, example, impl, max_length=max_length)
             return impl
 
         return register

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from interpreter.ruleset.errors import DiagnosticSink
+from interpreter.ruleset.schema import MAX_TOTAL
 from interpreter.ruleset.yaml_source import Document
 
 Path = tuple[Any, ...]
@@ -53,7 +54,7 @@ class CrossChecker:
         for check in (self.check_locations, self.check_links, self.check_industries, self.check_tiles,
                       self.check_cards, self.check_merchants, self.check_resources, self.check_income,
                       self.check_eras, self.check_player_count_tables, self.check_rule_citations,
-                      self.check_actions, self.check_card_arithmetic, self.check_game_end):
+                      self.check_actions, self.check_card_arithmetic, self.check_game_end, self.check_totals):
             check()
 
     def check_locations(self) -> None:
@@ -231,6 +232,24 @@ class CrossChecker:
                                f"with {players} players, {rounds} rounds of the {era['name']} use {played} cards "
                                f"({turns} actions each{f' + {face_down} face down' if face_down else ''}), "
                                f"but the deck has {deck}")
+
+    def check_totals(self) -> None:
+        """Counts that add up over whole tables stay within MAX_TOTAL: a game holds one object per
+        tile, card and merchant space, so no table may multiply them without bound."""
+        data = self.data
+        mat = sum(tile["count"] for specs in data["tiles"].values() for tile in specs)
+        self.at_most(("tiles",), mat, "tiles on a player mat")
+        wild = sum(pile["count"] for pile in data["wild_cards"].values())
+        self.at_most(("wild_cards",), wild, "wild cards")
+        for players in data["players"]:
+            deck = sum(card["count"].get(players, 0) for card in data["cards"].values())
+            self.at_most(("cards",), deck, f"cards in the deck with {players} players")
+            spaces = sum(m["spaces"].get(players, 0) for m in data["merchants"].values())
+            self.at_most(("merchants",), spaces, f"merchant spaces with {players} players")
+
+    def at_most(self, path: Path, total: int, what: str) -> None:
+        if total > MAX_TOTAL:
+            self.error(path, f"there are {total:,} {what}, at most {MAX_TOTAL:,}; use smaller counts", key=True)
 
     def check_player_count_tables(self) -> None:
         supported = self.data["players"]

@@ -19,52 +19,84 @@ import rulesets
 from brass_dsl.source import SourcePos
 from interpreter.ruleset.compile_rules import RulesetCompiler
 from interpreter.ruleset.crossref import check_references
-from interpreter.ruleset.errors import DiagnosticSink, RulesetError
+from interpreter.ruleset.errors import Diagnostic, DiagnosticSink, RulesetError
 from interpreter.ruleset.merge import resolve_extends
 from interpreter.ruleset.model import Ruleset, build_static_model
 from interpreter.ruleset.primitives import build_registry
-from interpreter.ruleset.ruleset_files import display_name
+from interpreter.ruleset.ruleset_files import ROOT_FILE, display_name, path_problem, shorten
 from interpreter.ruleset.schema import validate_structure
 from interpreter.ruleset.yaml_source import Document
 
 DEFAULT_RULESET = "birmingham"
 
-_cache: dict[Path, tuple[tuple[Any, ...], Ruleset]] = {}
+_cache: dict[Path, tuple[tuple[Any, ...] | None, Ruleset]] = {}
 
 
 def resolve_ruleset_path(name_or_path: str | Path | None, relative_to: Path | None = None) -> Path | None:
-    """A ruleset folder from a built-in name or a path; None if there is no such ruleset."""
-    if name_or_path is None:
-        name_or_path = DEFAULT_RULESET
-    text = str(name_or_path)
-    candidates = []
-    if relative_to is not None:
-        candidates.append(relative_to / text)
-    candidates.append(Path(text))
-    for candidate in candidates:
-        if (candidate / "ruleset.yaml").is_file():
-            return candidate.resolve()
-        if candidate.name == "ruleset.yaml" and candidate.is_file():
-            return candidate.parent.resolve()
-    builtin = rulesets.builtin_path(text)
-    return builtin.resolve() if builtin else None
+    """A ruleset folder from a built-in name or a path; None if there is no such ruleset.
+
+    A built-in name (`birmingham`) always means the shipped ruleset, whatever folders lie
+    around. Anything else (a `Path`, or text that is no built-in name) is a path: relative to
+    `relative_to`, the folder of the file that names it (`extends`, a scenario's `ruleset`),
+    else (a name typed on the command line) to the current directory. A name written in a
+    file never falls back to the current directory: the same file must mean the same ruleset
+    wherever `brass` runs.
+    """
+    text = str(DEFAULT_RULESET if name_or_path is None else name_or_path)
+    if path_problem(text) is not None:
+        return None
+    try:
+        return _locate(name_or_path, text, relative_to)
+    except OSError:
+        return None
+
+
+def _locate(name_or_path: str | Path | None, text: str, relative_to: Path | None) -> Path | None:
+    """`resolve_ruleset_path` for a text without a `path_problem`; OSError if the system refuses it."""
+    builtin = rulesets.builtin_path(text) if not isinstance(name_or_path, Path) and _is_builtin(text) else None
+    if builtin is not None:
+        return builtin.resolve()
+    candidate = Path(text) if relative_to is None else Path(relative_to) / text
+    if (candidate / ROOT_FILE).is_file():
+        return candidate.resolve()
+    if candidate.name == ROOT_FILE and candidate.is_file():
+        return candidate.parent.resolve()
+    return None
+
+
+def _is_builtin(text: str) -> bool:
+    return text in rulesets.builtin_names()
 
 
 def _resolve_for_extends(value: str, folder: Path) -> Path | None:
-    return resolve_ruleset_path(value, relative_to=folder)
+    """An `extends` value, relative to the extending ruleset's folder (OSError if refused)."""
+    return _locate(value, value, folder)
 
 
 def load_ruleset(name_or_path: str | Path | None = None) -> Ruleset:
     """Load, validate and compile a ruleset; raise RulesetError listing every problem."""
-    folder = resolve_ruleset_path(name_or_path)
-    if folder is None:
-        raise _not_found(str(name_or_path))
+    folder = _find(name_or_path)
     cached = _cache.get(folder)
-    if cached and cached[0] == _fingerprint(cached[1].folders):
+    if cached and cached[0] is not None and cached[0] == _fingerprint(cached[1].folders):
         return cached[1]
     ruleset = _load_uncached(folder)
     _cache[folder] = (_fingerprint(ruleset.folders), ruleset)
     return ruleset
+
+
+def _find(name_or_path: str | Path | None) -> Path:
+    """The folder of the ruleset asked for, or a RulesetError located at the name."""
+    text = str(DEFAULT_RULESET if name_or_path is None else name_or_path)
+    problem = path_problem(text)
+    if problem is not None:
+        raise _error(text, f"'{shorten(text)}' cannot name a ruleset: {problem}")
+    try:
+        folder = _locate(name_or_path, text, None)
+    except OSError as error:
+        raise _error(text, f"cannot read '{shorten(text)}': {error.strerror or error}") from None
+    if folder is None:
+        raise _not_found(text)
+    return folder
 
 
 def clear_cache() -> None:
@@ -111,13 +143,17 @@ def _compile(doc: Document, sink: DiagnosticSink) -> Ruleset:
     return ruleset
 
 
-def _fingerprint(folders: tuple[str, ...]) -> tuple[Any, ...]:
-    """Names, sizes and modification times of every YAML file of the chain."""
+def _fingerprint(folders: tuple[str, ...]) -> tuple[Any, ...] | None:
+    """Names, sizes and modification times of every YAML file of the chain (None if a folder
+    cannot be read any more: the ruleset is then loaded again, and reports why)."""
     items = []
-    for folder in folders:
-        for path in sorted(Path(folder).glob("*.yaml")):
-            stat = path.stat()
-            items.append((str(path), stat.st_size, stat.st_mtime_ns))
+    try:
+        for folder in folders:
+            for path in sorted(Path(folder).glob("*.yaml")):
+                stat = path.stat()
+                items.append((str(path), stat.st_size, stat.st_mtime_ns))
+    except OSError:
+        return None
     return tuple(items)
 
 
@@ -126,7 +162,10 @@ def _not_found(name: str) -> RulesetError:
     hint = difflib.get_close_matches(name, names, n=1)
     suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
     known = f" Built-in rulesets: {', '.join(names)}." if names else ""
-    sink = DiagnosticSink()
-    sink.error(SourcePos(name, 1, 1), f"no ruleset here: '{name}' is neither a folder with a ruleset.yaml "
-                                      f"nor a built-in ruleset name{suggestion}.{known}")
-    return RulesetError(sink.items)
+    return _error(name, f"no ruleset here: '{shorten(name)}' is neither a folder with a ruleset.yaml "
+                        f"nor a built-in ruleset name{suggestion}.{known}")
+
+
+def _error(name: str, message: str) -> RulesetError:
+    """An error about a ruleset named on the command line or in code, located at the name."""
+    return RulesetError([Diagnostic(SourcePos(shorten(name), 1, 1), message)])

@@ -26,10 +26,10 @@ from typing import Any
 
 from brass_dsl.source import ExpressionOrigin, SourcePos
 from interpreter.ruleset.errors import Diagnostic, DiagnosticSink, RulesetError
-from interpreter.ruleset.ruleset_files import ROOT_FILE, display_name, load_folder
+from interpreter.ruleset.ruleset_files import ROOT_FILE, ReadBudget, display_name, load_folder, path_problem, shorten
 from interpreter.ruleset.yaml_source import Document, kind_name
 
-__all__ = ["DIRECTIVES", "check_no_directives", "merge_documents", "resolve_extends"]
+__all__ = ["DIRECTIVES", "MAX_EXTENDS_DEPTH", "check_no_directives", "merge_documents", "resolve_extends"]
 
 EXTENDS = "extends"
 REMOVE, REPLACE, PATCH = "$remove", "$replace", "$patch"
@@ -38,6 +38,9 @@ PATCH_FIELDS = ("key", "set", "remove", "append")
 BY_NAME = "$name"  # `$patch` key of a list of steps: `name` or `{name: arguments}`, named by `name`
 _DIRECTIVES_TEXT = "the directives are $remove, $replace and $patch"
 _MISSING: Any = object()
+# A variant of a variant of … : 16 steps of `extends` (Birmingham's variants use one). Each
+# step loads and merges a whole ruleset, so the chain is bounded like everything else read.
+MAX_EXTENDS_DEPTH = 16
 
 
 # --------------------------------------------------------------------------
@@ -61,6 +64,11 @@ def resolve_extends(
     return document, loader.chain
 
 
+def _fail(document: Document, message: str) -> RulesetError:
+    """An error located at the `extends` value of `document`."""
+    return RulesetError([Diagnostic(document.pos((EXTENDS,)), message)])
+
+
 class _ChainLoader:
     """Loads a ruleset and, recursively, the bases it extends."""
 
@@ -74,14 +82,18 @@ class _ChainLoader:
         self.known_names = known_names
         self.display_root = display_root
         self.chain: list[Path] = []  # base first
+        self.budget = ReadBudget()  # the bytes all folders of the chain may read together
 
     def load(self, folder: Path, extending: list[Path]) -> Document:
         """`folder` merged over its base; `extending` are the folders that extend it."""
-        document = load_folder(folder, self.display_root)
+        document = load_folder(folder, self.display_root, self.budget)
         if EXTENDS not in document.data:
             check_no_directives(document)
             self.chain.append(folder)
             return document
+        if len(extending) >= MAX_EXTENDS_DEPTH:
+            raise _fail(document, f"too many rulesets extend each other: this is step {len(extending) + 1} of "
+                                  f"`extends`, at most {MAX_EXTENDS_DEPTH}; extend a ruleset nearer the base")
         base = self.load(self.base_folder(document, folder, extending), [*extending, folder])
         self.chain.append(folder)
         return merge_documents(base, document)
@@ -89,22 +101,33 @@ class _ChainLoader:
     def base_folder(self, document: Document, folder: Path, extending: list[Path]) -> Path:
         """The folder named by `extends`, or a RulesetError located at the value."""
         value = document.data[EXTENDS]
-
-        def fail(message: str) -> RulesetError:
-            return RulesetError([Diagnostic(document.pos((EXTENDS,)), message)])
-
         if not isinstance(value, str) or not value.strip():
-            raise fail(f"extends must be the name or folder of a ruleset (a string), not {kind_name(value)}")
-        found = self.resolve_name(value, folder)
-        if found is None:
-            raise fail(f"extends '{value}': no such ruleset" + _did_you_mean(value, self.known_names))
-        base = Path(found)
+            raise _fail(document,
+                        f"extends must be the name or folder of a ruleset (a string), not {kind_name(value)}")
+        shown = shorten(value)
+        problem = path_problem(value)
+        if problem is not None:
+            raise _fail(document, f"extends '{shown}' cannot name a ruleset: {problem}")
+        try:
+            base = self.existing_base(document, value, folder)
+        except OSError as error:
+            raise _fail(document, f"extends '{shown}': cannot read it: {error.strerror or error}") from None
         seen = [_identity(f) for f in [*extending, folder]]
         if _identity(base) in seen:
             names = [f.name for f in seen[seen.index(_identity(base)) :]] + [_identity(base).name]
-            raise fail("extends cycle: " + " -> ".join(names))
+            raise _fail(document, "extends cycle: " + " -> ".join(names))
+        return base
+
+    def existing_base(self, document: Document, value: str, folder: Path) -> Path:
+        """The folder `value` names, holding a ruleset.yaml; OSError if the system refuses the path."""
+        found = self.resolve_name(value, folder)
+        if found is None:
+            hint = _did_you_mean(value, self.known_names)
+            raise _fail(document, f"extends '{shorten(value)}': no such ruleset{hint}")
+        base = Path(found)
         if not (base / ROOT_FILE).is_file():
-            raise fail(f"extends '{value}': no {ROOT_FILE} in {display_name(base, self.display_root)}")
+            raise _fail(document, f"extends '{shorten(value)}': no {ROOT_FILE} in "
+                                  f"{display_name(base, self.display_root)}")
         return base
 
 

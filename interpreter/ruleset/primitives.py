@@ -20,6 +20,7 @@ reports that it needs a game instead of guessing.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from brass_dsl import BOOL, INT, STR, Env, ListType, Param, RecordType, Registry
@@ -80,17 +81,57 @@ def _ids(table: Any) -> Callable[[], list[str]]:
     return lambda: list(table)
 
 
+@dataclass(frozen=True)
+class Sizes:
+    """How long the lists of a ruleset's games can be, from the validated ruleset. Eras and
+    merchants are read from the data: the registry is built before they are compiled."""
+
+    players: int
+    slots: int
+    slots_per_location: int
+    slot_icons: int
+    link_ends: int
+    links_per_location: int
+    eras: int
+    network_options: int
+    mat_tiles: int
+    cards: int
+    merchant_spaces: int
+
+    @classmethod
+    def of(cls, rs: Any) -> Sizes:
+        locations, links, data = rs.locations.values(), rs.links.values(), rs.data
+        eras = data.get("eras", [])
+        spaces = [m["spaces"] for m in data.get("merchants", {}).values()]
+        return cls(
+            players=max(rs.players, default=0),
+            slots=sum(len(loc.slots) for loc in locations),
+            slots_per_location=max((len(loc.slots) for loc in locations), default=0),
+            slot_icons=max((len(slot.industries) for loc in locations for slot in loc.slots), default=0),
+            link_ends=max((len(link.ends) for link in links), default=0),
+            links_per_location=max((sum(lid in link.ends for link in links) for lid in rs.locations), default=0),
+            eras=len(eras),
+            network_options=max((len(era["network"]) for era in eras), default=0),
+            mat_tiles=sum(len(specs) for specs in rs.tiles.values()),
+            cards=max((rs.deck_size(p) for p in rs.players), default=0)
+            + sum(wild.count for wild in rs.wild_cards.values()),
+            merchant_spaces=max((sum(table.get(p, 0) for table in spaces) for p in rs.players), default=0),
+        )
+
+
 class BrassVocabulary:
     """Builds the registry of one ruleset (types know that ruleset's ids)."""
 
     def __init__(self, ruleset: Any) -> None:
         self.rs = ruleset
+        self.sizes = Sizes.of(ruleset)
         self.registry = Registry()
         self._define_types()
         self._define_fields()
         self._define_names()
         self._define_ruleset_functions()
         self._define_game_functions()
+        self._define_lengths()
 
     # -- types ---------------------------------------------------------------
 
@@ -127,12 +168,14 @@ class BrassVocabulary:
         f(self.location, "name", STR, "Printed name.", lambda loc: rs.locations[loc].name)
         f(self.location, "kind", STR, "town, farm_brewery or merchant.", lambda loc: rs.locations[loc].kind)
         f(self.location, "group", STR, "Banner colour group ('' if none).", lambda loc: rs.locations[loc].group or "")
-        f(self.location, "slots", ListType(self.slot), "Industry slots.", lambda loc: rs.locations[loc].slots)
+        f(self.location, "slots", ListType(self.slot), "Industry slots.", lambda loc: rs.locations[loc].slots,
+          max_length=self.sizes.slots_per_location)
         f(self.location, "link_icons", INT, "Printed link icons (merchant locations).",
           lambda loc: rs.locations[loc].link_icons)
 
         f(self.link, "ends", ListType(self.location),
-          "Locations the line touches (2, or 3 for Kidderminster–Worcester).", lambda k: rs.links[k].ends)
+          "Locations the line touches (2, or 3 for Kidderminster–Worcester).", lambda k: rs.links[k].ends,
+          max_length=self.sizes.link_ends)
         f(self.link, "canal", BOOL, "The line takes a canal.", lambda k: rs.links[k].canal)
         f(self.link, "rail", BOOL, "The line takes a rail.", lambda k: rs.links[k].rail)
 
@@ -145,11 +188,11 @@ class BrassVocabulary:
         f(self.era, "name", STR, "Printed name.", lambda e: rs.era(e).name)
         f(self.era, "link_kind", STR, "'canal' or 'rail'.", lambda e: rs.era(e).link_kind)
         f(self.era, "network", ListType(self.network_option), "Network options of the era.",
-          lambda e: rs.era(e).network)
+          lambda e: rs.era(e).network, max_length=self.sizes.network_options)
 
         f(self.slot, "location", self.location, "Location of the slot.", lambda s: s.location)
         f(self.slot, "industries", ListType(self.industry), "Industries whose icon the slot shows.",
-          lambda s: s.industries)
+          lambda s: s.industries, max_length=self.sizes.slot_icons)
         f(self.slot, "index", INT, "Position of the slot in its location, from 0.", lambda s: s.index)
 
         for name, doc in (("level", "Level (1 = I)."), ("cost", "Build cost (£)."), ("coal", "Coal to build."),
@@ -193,8 +236,23 @@ class BrassVocabulary:
         f(self.income_terms, "positions", INT, "Number of track positions.", lambda _: rs.income.positions)
 
     @staticmethod
-    def _field(record: RecordType, name: str, type_: Any, doc: str, get: Callable[[Any], Any]) -> None:
-        record.add_field(name, type_, doc, of_value=get)
+    def _field(record: RecordType, name: str, type_: Any, doc: str, get: Callable[[Any], Any], *,
+               max_length: int | None = None) -> None:
+        record.add_field(name, type_, doc, of_value=get, max_length=max_length)
+
+    # -- lengths of lists ----------------------------------------------------
+
+    def _define_lengths(self) -> None:
+        """The most items of any list of each type, for the checker's bound on nested aggregates
+        (lists of text or numbers, in scenarios, count as long as the longest of these)."""
+        sizes, limit = self.sizes, self.registry.set_max_length
+        for record, length in ((self.player, sizes.players), (self.location, len(self.rs.locations)),
+                               (self.link, len(self.rs.links)), (self.industry, len(self.rs.industries)),
+                               (self.resource, len(self.rs.resources)), (self.era, sizes.eras),
+                               (self.slot, sizes.slots), (self.tile, sizes.slots), (self.mat_tile, sizes.mat_tiles),
+                               (self.card, sizes.cards), (self.merchant_tile, sizes.merchant_spaces),
+                               (self.network_option, sizes.network_options)):
+            limit(record, length)
 
     # -- names ---------------------------------------------------------------
 
@@ -265,7 +323,7 @@ class BrassVocabulary:
            "lowest_tile(me, industry).develop", lambda env, q, i: game(env).lowest_tile(q, i))
         fn("tiles_at", (Param("location", self.location),), ListType(self.tile),
            "Industry tiles placed in a location.", "count(t in tiles_at(location) where t.owner == me)",
-           lambda env, loc: game(env).tiles_at(loc))
+           lambda env, loc: game(env).tiles_at(loc), max_length=self.sizes.slots_per_location)
         fn("slot_free", (Param("slot", self.slot),), BOOL, "No tile stands on the slot.", "slot_free(slot)",
            lambda env, s: game(env).slot_free(s))
         fn("tile_in", (Param("slot", self.slot),), self.tile, "The tile standing on a slot; an error if it is free.",
@@ -292,7 +350,7 @@ class BrassVocabulary:
         fn("links_at", (Param("location", self.location),), ListType(self.link),
            "Placed links (any owner) that touch a location, in board order.",
            "any(j in links_at(l) where j != k and link_owner(j) == p)",
-           lambda env, loc: _links_at(game(env), loc))
+           lambda env, loc: _links_at(game(env), loc), max_length=self.sizes.links_per_location)
         fn("link_owner", (Param("link", self.link),), self.player,
            "The owner of the link tile lying on a line; an error if the line is free.",
            "link_owner(k) == me", lambda env, k: _link_owner(game(env), k))

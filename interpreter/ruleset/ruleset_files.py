@@ -9,17 +9,81 @@ collected before raising, so one broken file does not hide errors in another.
 
 from __future__ import annotations
 
+import itertools
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 from brass_dsl.source import SourcePos
 from interpreter.ruleset.errors import Diagnostic, DiagnosticSink, RulesetError
-from interpreter.ruleset.yaml_source import Document, kind_name, load_yaml_file
+from interpreter.ruleset.yaml_source import MAX_FILE_BYTES, Document, kind_name, load_yaml_file, size_text
 
-__all__ = ["ROOT_FILE", "display_name", "load_folder"]
+__all__ = ["MAX_FILES", "MAX_PATH_LENGTH", "MAX_RULESET_BYTES", "ROOT_FILE", "ReadBudget", "display_name",
+           "load_folder", "path_problem", "shorten"]
 
 ROOT_FILE = "ruleset.yaml"
 T = TypeVar("T")
+
+# Limits that keep a load quick whatever the folder holds (docs/ruleset-format.md). Birmingham
+# is 11 files and 96 kB in all.
+MAX_FILES = 100  # YAML files in one ruleset folder
+MAX_ENTRIES = 1000  # files and folders of any kind in it (each is looked at)
+MAX_RULESET_BYTES = 2 * MAX_FILE_BYTES  # 1 MiB: the YAML of a ruleset and of every ruleset it extends
+# A ruleset name or path: Linux allows paths of 4,096 bytes and names of 255; a longer text is
+# not a path anyone meant, and the system would refuse it with an error of its own.
+MAX_PATH_LENGTH = 1024
+MAX_NAME_LENGTH = 255
+_SEPARATORS = re.compile(r"[/\\]")
+
+
+def path_problem(text: str) -> str | None:
+    """Why `text` cannot name a ruleset folder (the end of a message), or None if it can."""
+    if not text.strip():
+        return "it is empty"
+    if "\0" in text:
+        return "it contains a NUL character"
+    if len(text) > MAX_PATH_LENGTH:
+        return f"it is {len(text):,} characters long, at most {MAX_PATH_LENGTH:,}"
+    longest = max(len(part) for part in _SEPARATORS.split(text))
+    if longest > MAX_NAME_LENGTH:
+        return f"a folder name in it is {longest:,} characters long, at most {MAX_NAME_LENGTH}"
+    return None
+
+
+def shorten(text: str, width: int = 60) -> str:
+    """`text` for a message: unprintable characters escaped (`\\x00`), at most `width` characters,
+    with `…` where it was cut."""
+    text = text[: width + 1]
+    shown = "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+                    for c in text)
+    return shown if len(shown) <= width else shown[: width - 1] + "…"
+
+
+@dataclass
+class ReadBudget:
+    """The bytes of YAML one load may still read: the files of a ruleset and of its bases."""
+
+    left: int = MAX_RULESET_BYTES
+    exceeded: bool = False  # reported once, at the first file over the limit
+
+    def take(self, path: Path, display: str, sink: DiagnosticSink) -> bool:
+        """Count the file's bytes; False (after reporting the first time) when they exceed what is left."""
+        try:
+            size = path.stat().st_size
+        except OSError:
+            return True  # reading it will report why it cannot be read
+        if size > MAX_FILE_BYTES:
+            return True  # reading it refuses it unread, naming the limit for one file
+        if size > self.left:
+            if not self.exceeded:
+                message = (f"the ruleset is too large: with this file, its YAML files (and those of the rulesets "
+                           f"it extends) hold more than {size_text(MAX_RULESET_BYTES)}; make them smaller")
+                sink.error(SourcePos(display, 1, 1), message)
+            self.exceeded = True
+            return False
+        self.left -= size
+        return True
 
 
 def display_name(path: Path, display_root: Path | None = None) -> str:
@@ -36,22 +100,38 @@ def display_name(path: Path, display_root: Path | None = None) -> str:
     return str(target)
 
 
-def load_folder(folder: Path, display_root: Path | None = None) -> Document:
-    """Load every section of the ruleset in `folder` into one Document."""
+def load_folder(folder: Path, display_root: Path | None = None, budget: ReadBudget | None = None) -> Document:
+    """Load every section of the ruleset in `folder` into one Document; `budget` counts the
+    bytes read, shared by the folders of one `extends` chain."""
     folder = Path(folder)
-    root_file = folder / ROOT_FILE
-    if not root_file.is_file():
-        shown = display_name(folder, display_root)
-        message = f"no {ROOT_FILE} in {shown}" if folder.is_dir() else f"ruleset folder not found: {shown}"
+    shown = display_name(folder, display_root)
+    if not _is_file(folder / ROOT_FILE):
+        message = f"no {ROOT_FILE} in {shown}" if _is_dir(folder) else f"ruleset folder not found: {shown}"
         raise RulesetError([Diagnostic(SourcePos(shown, 1, 1), message)])
+    budget = ReadBudget() if budget is None else budget
     sink = DiagnosticSink()
     merged = Document({})
     for path in _ruleset_files(folder, display_root, sink):
-        document = _load_file(path, display_name(path, display_root), sink)
+        display = display_name(path, display_root)
+        document = _load_file(path, display, sink) if budget.take(path, display, sink) else None
         if document is not None:
             _add_sections(merged, document, sink)
     sink.raise_if_any()
     return merged
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long, a folder we may not enter: there is no file to read
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def _ruleset_files(folder: Path, display_root: Path | None, sink: DiagnosticSink) -> list[Path]:
@@ -61,15 +141,36 @@ def _ruleset_files(folder: Path, display_root: Path | None, sink: DiagnosticSink
     error rather than silently ignored: the designer clearly meant it to count.
     """
     others: list[Path] = []
-    for path in sorted(folder.iterdir(), key=lambda p: p.name):
-        if path.name.startswith(".") or path.name == ROOT_FILE or not path.is_file():
+    for path in _listing(folder, display_root, sink):
+        if path.name.startswith(".") or path.name == ROOT_FILE or not _is_file(path):
             continue
         if path.suffix == ".yaml":
             others.append(path)
         elif path.suffix == ".yml":
             message = f"ruleset files must end in '.yaml'; rename it to '{path.stem}.yaml' (it is not loaded)"
             sink.error(SourcePos(display_name(path, display_root), 1, 1), message)
+    if len(others) >= MAX_FILES:
+        message = (f"the folder holds {len(others) + 1} YAML files, at most {MAX_FILES}; "
+                   "put the sections in fewer files")
+        sink.error(SourcePos(display_name(folder / ROOT_FILE, display_root), 1, 1), message)
+        return []
     return [folder / ROOT_FILE, *others]
+
+
+def _listing(folder: Path, display_root: Path | None, sink: DiagnosticSink) -> list[Path]:
+    """The entries of the folder in name order; none (after reporting) if it cannot be listed
+    or holds more than MAX_ENTRIES (each would be looked at)."""
+    shown = display_name(folder, display_root)
+    try:
+        entries = list(itertools.islice(folder.iterdir(), MAX_ENTRIES + 1))
+    except OSError as error:
+        sink.error(SourcePos(shown, 1, 1), f"cannot list the files of {shown}: {error.strerror or error}")
+        return []
+    if len(entries) > MAX_ENTRIES:
+        sink.error(SourcePos(shown, 1, 1), f"{shown} holds more than {MAX_ENTRIES:,} files and folders; "
+                                           "keep a ruleset in a folder of its own")
+        return []
+    return sorted(entries, key=lambda p: p.name)
 
 
 def _load_file(path: Path, display: str, sink: DiagnosticSink) -> Document | None:

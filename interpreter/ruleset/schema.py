@@ -30,8 +30,31 @@ ID = {"type": "string", "regex": r"[a-z][a-z0-9_]*"}
 RULE_ID = {"type": "string", "regex": r"R-[A-Z]+-[0-9]+"}
 EXPR = {"type": ["string", "int", "boolean"]}  # a condition-language expression (a bare number is one too)
 EXPR_OR_LIST = {"type": ["string", "int", "boolean", "list"]}  # a YAML list is a list of expressions
-NON_NEG = {"type": "int", "min": 0}
-POS = {"type": "int", "min": 1}
+
+# Every number has a maximum (docs/ruleset-format.md, "Limits"): generous, 10 to 100 times what
+# Birmingham uses, but finite, because the engine builds one object per tile, card or track
+# space and goes through cubes and links one by one. A count of 10**30 tiles would otherwise
+# pass `brass check` and make every game grow without end.
+MAX_PLAYERS = 10
+MAX_AMOUNT = 1_000_000  # money, costs, prices, VP: only ever added and compared
+MAX_COUNT = 100  # copies of a tile, a card, merchant tiles and spaces; cubes, levels, rounds, hand size
+MAX_INCOME_LEVEL = 1000  # income levels lie in -1000..1000, so the track has at most 200,100 spaces
+MAX_YEAR = 9999
+MAX_ERAS = 10
+# Counts add up over tables of any length, so their totals are bounded too (crossref.check_totals):
+# the tiles of one player mat, the deck and the wild cards at one player count, the merchant spaces.
+MAX_TOTAL = 1000
+
+
+def ints(low: int, high: int) -> dict[str, Any]:
+    """An integer from `low` to `high`."""
+    return {"type": "int", "min": low, "max": high}
+
+
+NON_NEG = ints(0, MAX_COUNT)  # a count, a number of cubes, links or spaces
+POS = ints(1, MAX_COUNT)
+AMOUNT = ints(0, MAX_AMOUNT)  # money, a cost, VP
+POS_AMOUNT = ints(1, MAX_AMOUNT)
 
 CITATIONS = {
     "rule": {**RULE_ID, "required": False},
@@ -54,7 +77,7 @@ def table_of(value_schema: dict[str, Any]) -> dict[str, Any]:
 
 def per_player_count(value_schema: dict[str, Any]) -> dict[str, Any]:
     """A player-count table {2: …, 3: …, 4: …}; coverage is checked in crossref."""
-    return {"type": "dict", "keysrules": {"type": "int", "min": 1, "max": 10}, "valuesrules": value_schema}
+    return {"type": "dict", "keysrules": ints(1, MAX_PLAYERS), "valuesrules": value_schema}
 
 
 def req(schema: dict[str, Any]) -> dict[str, Any]:
@@ -102,7 +125,7 @@ ACTION = record({
     "repeat": record({
         "name": req(ID),
         "min": NON_NEG,
-        "max": POS,
+        "max": POS,  # Birmingham's Sell repeats up to 20 times
         **ACTION_PART,
     }),
 })
@@ -110,12 +133,12 @@ ACTION = record({
 TILE = record({
     "level": req(POS),
     "count": req(POS),
-    "cost": req(NON_NEG),
+    "cost": req(AMOUNT),
     "coal": req(NON_NEG),
     "iron": req(NON_NEG),
     "beer": NON_NEG,
-    "output": {"type": ["int", "dict"], "min": 0, "keysrules": ID, "valuesrules": NON_NEG},
-    "vp": req(NON_NEG),
+    "output": {"type": ["int", "dict"], "min": 0, "max": MAX_COUNT, "keysrules": ID, "valuesrules": NON_NEG},
+    "vp": req(AMOUNT),
     "link_icons": req(NON_NEG),
     "income": req(NON_NEG),
     "develop": req({"type": "boolean"}),
@@ -129,12 +152,12 @@ SECTIONS: dict[str, dict[str, Any]] = {
     "name": req({"type": "string", "regex": r"[a-z][a-z0-9_-]*"}),
     "title": req({"type": "string"}),
     "version": req({"type": "string"}),
-    "players": req({"type": "list", "schema": {"type": "int", "min": 1, "max": 10}, "minlength": 1}),
+    "players": req({"type": "list", "schema": ints(1, MAX_PLAYERS), "minlength": 1, "maxlength": MAX_PLAYERS}),
     "description": {"type": "string"},
     "rulebook": record({
         "title": req({"type": "string"}),
         "publisher": {"type": "string"},
-        "year": {"type": "int"},
+        "year": ints(0, MAX_YEAR),
         "reference": {"type": "string"},
     }, cite=False),
     # rules.yaml
@@ -148,7 +171,7 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "name": req({"type": "string"}),
         "kind": req({"type": "string", "allowed": ["town", "farm_brewery", "merchant"]}),
         "group": ID,
-        "slots": {"type": "list", "schema": {"type": "list", "schema": ID, "minlength": 1}},
+        "slots": {"type": "list", "maxlength": MAX_COUNT, "schema": {"type": "list", "schema": ID, "minlength": 1}},
         "link_icons": NON_NEG,
     }))),
     "links": req({"type": "dict", "keysrules": {"type": "string", "regex": r"[A-Za-z0-9_]+"}, "valuesrules": record({
@@ -162,7 +185,7 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "flips": req({"type": "string", "allowed": ["sold", "emptied"]}),
         "produces": ID,
     }))),
-    "tiles": req(table_of({"type": "list", "schema": TILE, "minlength": 1})),
+    "tiles": req(table_of({"type": "list", "schema": TILE, "minlength": 1, "maxlength": MAX_COUNT})),
     # cards.yaml
     "cards": req(table_of(record({
         "location": ID,
@@ -196,22 +219,23 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "source_rules": {"type": "dict", "keysrules": SOURCE_KIND, "valuesrules": record({})},
     }))),
     "markets": req(table_of(record({
-        "prices": req({"type": "list", "schema": POS, "minlength": 1}),
+        "prices": req({"type": "list", "schema": POS_AMOUNT, "minlength": 1, "maxlength": MAX_COUNT}),
         "start_cubes": req(NON_NEG),
-        "empty_price": req(POS),
+        "empty_price": req(POS_AMOUNT),
     }))),
     # income.yaml
     "income_track": req(record({
-        "start_position": req(NON_NEG),
+        "start_position": req(ints(0, (2 * MAX_INCOME_LEVEL + 1) * MAX_COUNT)),
         "bands": req({"type": "list", "minlength": 1, "schema": record({
-            "levels": req({"type": "list", "schema": {"type": "int"}, "minlength": 2, "maxlength": 2}),
+            "levels": req({"type": "list", "schema": ints(-MAX_INCOME_LEVEL, MAX_INCOME_LEVEL),
+                           "minlength": 2, "maxlength": 2}),
             "spaces": req(POS),
         }, cite=False)}),
     })),
     # setup.yaml
     "setup": req(record({
-        "money": req(NON_NEG),
-        "vp": req(NON_NEG),
+        "money": req(AMOUNT),
+        "vp": req(AMOUNT),
         "hand_size": req(POS),
         "face_down_discards": req(NON_NEG),
         "links_per_player": req(NON_NEG),
@@ -219,19 +243,19 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "turn_order": req({"type": "string", "allowed": ["random", "seated"]}),
     })),
     "economy": req(record({
-        "loan": req(record({"amount": req(NON_NEG), "income_levels": req(NON_NEG)})),
+        "loan": req(record({"amount": req(AMOUNT), "income_levels": req(NON_NEG)})),
         "shortfall": req(record({"tile_value_divisor": req(POS), "vp_per_money": req(NON_NEG)})),
     })),
     # eras.yaml
-    "eras": req({"type": "list", "minlength": 1, "schema": record({
+    "eras": req({"type": "list", "minlength": 1, "maxlength": MAX_ERAS, "schema": record({
         "id": req(ID),
         "name": req({"type": "string"}),
         "link_kind": req({"type": "string", "allowed": ["canal", "rail"]}),
         "actions_per_turn": req(POS),
         "first_round_actions": POS,
-        "network": req({"type": "list", "minlength": 1, "schema": record({
+        "network": req({"type": "list", "minlength": 1, "maxlength": MAX_COUNT, "schema": record({
             "links": req(POS),
-            "money": req(NON_NEG),
+            "money": req(AMOUNT),
             "coal": req(NON_NEG),
             "beer": req(NON_NEG),
         }, cite=False)}),

@@ -26,7 +26,7 @@ from brass_dsl.source import ExpressionOrigin, SourcePos
 from interpreter.ruleset.errors import Diagnostic
 from interpreter.ruleset.yaml_compose import AliasNode
 
-__all__ = ["Builder", "resolve_plain"]
+__all__ = ["MAX_NUMBER_LENGTH", "Builder", "is_long_number", "resolve_plain"]
 
 
 # --------------------------------------------------------------------------
@@ -47,6 +47,16 @@ _SPECIAL = {
     ".nan": float("nan"), ".NaN": float("nan"), ".NAN": float("nan"),
 }  # fmt: skip
 _NUMBER_START = frozenset("0123456789+-.")
+# No number of a game has 100 digits, and Python refuses to read an integer of more than 4,300.
+MAX_NUMBER_LENGTH = 100
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def is_long_number(text: str) -> bool:
+    """Whether the plain scalar `text` is a number (by `resolve_plain`) of more than MAX_NUMBER_LENGTH characters."""
+    if len(text) <= MAX_NUMBER_LENGTH or text[0] not in _NUMBER_START:
+        return False
+    return any(pattern.match(text) for pattern in (_INT_DEC, _FLOAT, _INT_HEX, _INT_OCT))
 
 
 def resolve_plain(text: str) -> Any:
@@ -111,12 +121,32 @@ class Builder:
     def scalar(self, node: ScalarNode, path: tuple, mark: SourcePos) -> Any:
         style = node.style
         if style is None:
+            if is_long_number(node.value):
+                self.error(node.start_mark, _long_number_message(node.value))
+                return None
             value = resolve_plain(node.value)
             if value.__class__ is str:
                 self.origins[path] = ExpressionOrigin(mark, "")
             return value
         self.origins[path] = self.origin_of(node, mark)
-        return node.value
+        return self.quoted_text(node)
+
+    def quoted_text(self, node: ScalarNode) -> Any:
+        """The text of a quoted or block scalar. A double-quoted `\\ud800` escape gives half of a
+        UTF-16 surrogate pair, which is no character (it could not even be printed): a whole
+        pair becomes its character, a lone half is an error."""
+        value = node.value
+        if node.style != '"' or _SURROGATE.search(value) is None:
+            return value
+        try:
+            return value.encode("utf-16", "surrogatepass").decode("utf-16")
+        except UnicodeDecodeError:
+            found = _SURROGATE.search(value)
+            assert found is not None  # searched just above
+            code = f"\\u{ord(found.group()):04x}"
+            self.error(node.start_mark, f"the text holds {code}, half of a UTF-16 surrogate pair, which is not a "
+                                        "character; write the character itself, or \\U and its 8-digit code")
+            return None
 
     def alias(self, node: AliasNode, path: tuple) -> Any:
         target = node.value
@@ -156,10 +186,14 @@ class Builder:
             self.error(node.start_mark, f"a mapping key must be a string or an integer, not {kind}")
             return _INVALID
         if node.style is not None:
-            return node.value
+            text = self.quoted_text(node)
+            return _INVALID if text is None else text
         if node.value == "<<":
             message = "merge keys ('<<') are not supported (they are YAML 1.1 only); write the entries out"
             self.error(node.start_mark, message)
+            return _INVALID
+        if is_long_number(node.value):
+            self.error(node.start_mark, _long_number_message(node.value))
             return _INVALID
         key = resolve_plain(node.value)
         if key.__class__ is str or key.__class__ is int:
@@ -211,6 +245,11 @@ def _short_tag(tag: str) -> str:
 
 def _show_key(key: Any) -> str:
     return f"'{key}'" if isinstance(key, str) else str(key)
+
+
+def _long_number_message(text: str) -> str:
+    return (f"number too long ({len(text):,} characters, at most {MAX_NUMBER_LENGTH}); "
+            "no number of a game is this large (quote it if it is text)")
 
 
 def _bad_key_message(text: str, value: Any) -> str:

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     from yaml._yaml import Mark as CMark  # libyaml's marks (the fast path's events carry them)
 
-__all__ = ["AliasNode", "FastLoader", "Loader"]
+__all__ = ["MAX_NESTING", "AliasNode", "FastLoader", "Loader"]
 
 
 # --------------------------------------------------------------------------
@@ -58,13 +58,24 @@ class AliasNode(Node):
 _PROPERTY = re.compile(r"&[0-9A-Za-z_-]*|![^ \t\r\n\x85\u2028\u2029\0]*")
 
 
+# Lists and mappings inside each other: Birmingham needs 7 levels, a variant's `$patch` a few
+# more. Refusing deeper nesting here, where the first too-deep bracket is known, keeps every
+# later stage (all recursive) far from Python's recursion limit.
+MAX_NESTING = 50
+
+
 class _Composer(Composer):
     """Builds PyYAML nodes but keeps each node's tag exactly as written.
 
     The standard composer resolves untagged scalars with YAML 1.1 rules and
     replaces aliases by the anchored node; we keep `tag=None` for untagged nodes
     (our resolver decides later) and keep aliases visible so they can be checked.
+    It refuses collections nested more than MAX_NESTING deep.
     """
+
+    def __init__(self) -> None:
+        Composer.__init__(self)
+        self._depth = 0
 
     if TYPE_CHECKING:  # supplied by the parser this is mixed with: PyYAML's `Parser` or libyaml's `CParser`
         def check_event(self, *choices: _ClassInfo) -> bool: ...
@@ -114,6 +125,11 @@ class _Composer(Composer):
     def _compose_collection(self, kind: type[CollectionNode], end_kind: type[CollectionEndEvent],
                             anchor: str | None) -> CollectionNode:
         start = self.get_event()
+        if self._depth >= MAX_NESTING:
+            problem = (f"lists and mappings are nested more than {MAX_NESTING} levels deep here; "
+                       "a ruleset needs far fewer (check the brackets and the indentation)")
+            raise ComposerError(None, None, problem, start.start_mark)
+        self._depth += 1
         node = kind(start.tag, [], start.start_mark, None, flow_style=start.flow_style)
         if anchor is not None:
             self.anchors[anchor] = node
@@ -126,6 +142,7 @@ class _Composer(Composer):
             else:
                 items.append(self.compose_node(node, len(items)))
         node.end_mark = self.get_event().end_mark
+        self._depth -= 1
         return node
 
 

@@ -27,6 +27,7 @@ the pure path gives.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,7 +44,19 @@ from interpreter.ruleset.yaml_compose import FastLoader as _FastLoader  # a glob
 from interpreter.ruleset.yaml_compose import Loader
 from interpreter.ruleset.yaml_diagnostics import marked_error, reader_error
 
-__all__ = ["Document", "kind_name", "load_yaml_file", "load_yaml_text", "resolve_plain"]
+__all__ = ["MAX_FILE_BYTES", "Document", "kind_name", "load_yaml_file", "load_yaml_text", "resolve_plain",
+           "size_text"]
+
+# One YAML file, ruleset or scenario: 20 times Birmingham's largest (rules.yaml, 26 kB). A file
+# this large loads in about 2 s, and in about 5 s when a tab or an error (a duplicate key) sends
+# it to the pure-Python parser; a larger one is refused before it is read.
+MAX_FILE_BYTES = 512 * 1024
+
+
+def size_text(size: int) -> str:
+    """A limit in bytes as people read it: "524,288 bytes (512 KiB)"."""
+    unit = f"{size // 1024 ** 2} MiB" if size % 1024 ** 2 == 0 else f"{size // 1024} KiB"
+    return f"{size:,} bytes ({unit})"
 
 
 @dataclass
@@ -106,13 +119,29 @@ def load_yaml_file(path: Path, display: str) -> Document:
     """Read and load one file; all its problems are raised as one RulesetError."""
     start = SourcePos(display, 1, 1)
     try:
-        raw = Path(path).read_bytes()
+        raw = _read_at_most(Path(path), MAX_FILE_BYTES)
     except FileNotFoundError:
         raise RulesetError([Diagnostic(start, f"file not found: {display}")]) from None
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise RulesetError([Diagnostic(start, f"cannot read {display}: {reason}")]) from None
+    except ValueError:  # a NUL in the name
+        raise RulesetError([Diagnostic(start, f"cannot read {display}: a file name has no NUL character")]) from None
+    if raw is None:
+        message = (f"the file is too large: more than {size_text(MAX_FILE_BYTES)}, the limit for one YAML file; "
+                   "split it into several files")
+        raise RulesetError([Diagnostic(start, message)])
     return load_yaml_text(_decode(raw, display), display)
+
+
+def _read_at_most(path: Path, limit: int) -> bytes | None:
+    """The file's bytes, or None if it holds more than `limit`: checked before reading it (and
+    while reading, for a device or a pipe, whose size the system does not tell)."""
+    with path.open("rb") as file:
+        if os.fstat(file.fileno()).st_size > limit:
+            return None
+        raw = file.read(limit + 1)
+    return raw if len(raw) <= limit else None
 
 
 def load_yaml_text(text: str, display: str) -> Document:
@@ -127,7 +156,7 @@ def _load_pure(text: str, display: str) -> Document:
     builder = Builder(text, display)
     try:
         data = builder.build_root(_compose(text, display))
-    except RecursionError:
+    except RecursionError:  # not expected: the composer refuses nesting deeper than MAX_NESTING first
         message = "the file nests lists or mappings too deeply"
         raise RulesetError([Diagnostic(SourcePos(display, 1, 1), message)]) from None
     if builder.errors:

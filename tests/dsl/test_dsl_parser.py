@@ -7,7 +7,7 @@ import re
 import pytest
 
 from brass_dsl import DslError, ast, parse
-from brass_dsl.parser import MAX_DEPTH, MAX_LENGTH, grammar_text
+from brass_dsl.parser import MAX_DEPTH, MAX_INT_DIGITS, MAX_LENGTH, grammar_text
 from brass_dsl.types import RESERVED_WORDS
 
 
@@ -85,10 +85,28 @@ def test_syntax_errors(text: str, message: str, line: int, column: int) -> None:
 
 
 def test_too_long() -> None:
+    text = "x" * (MAX_LENGTH + 1)
     with pytest.raises(DslError) as info:
-        parse("1 + " * 500 + "1")
-    assert info.value.message == f"expression is too long (2001 characters, at most {MAX_LENGTH})"
+        parse(text)
+    assert info.value.message.startswith(f"expression is too long ({MAX_LENGTH + 1} characters, at most {MAX_LENGTH})"
+                                         "; split it")
     assert (info.value.line, info.value.column) == (1, 1)
+
+
+def test_an_expression_just_under_the_length_limit_parses() -> None:
+    items = ", ".join(str(n) for n in range(1850))
+    text = f"x in [{items}]"
+    assert 9000 < len(text) <= MAX_LENGTH
+    assert len(parse(text).right.items) == 1850
+
+
+@pytest.mark.parametrize("digits", [MAX_INT_DIGITS + 1, 4301, 9000])
+def test_a_number_literal_has_at_most_18_digits(digits: int) -> None:
+    with pytest.raises(DslError) as info:
+        parse("x + " + "7" * digits)
+    assert info.value.message == f"number is too long ({digits} digits, at most {MAX_INT_DIGITS})"
+    assert (info.value.line, info.value.column) == (1, 5)
+    assert parse("9" * MAX_INT_DIGITS).value == int("9" * MAX_INT_DIGITS)
 
 
 @pytest.mark.parametrize("prefix", ["-", "not ", "f(", "[", "a.b + ("])
