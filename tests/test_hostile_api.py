@@ -123,3 +123,17 @@ def test_a_given_position_gives_at_most_a_whole_turn_of_actions(rs) -> None:
     with pytest.raises(GivenError, match="above the highest possible value, 1"):
         Game.from_setup(rs, 2, {"round": 1, "actions_left": 2}, seed=1)
     assert Game.from_setup(rs, 2, {"round": 2, "actions_left": 2}, seed=1).state.actions_left == 2
+
+
+def test_a_huge_amount_from_a_ruleset_costs_no_time(rs) -> None:
+    """A ruleset may compute any amount (`tile.coal * 1000000000`): taking it is one sum, not a loop
+    per cube, so a game cannot hang on it."""
+    from interpreter.engine.resources import consume
+
+    game = Game.new(rs, 2, seed=1)
+    table = game.table
+    with table.editing():
+        taken = consume(table, table.me, "coal", 10**15, ["birmingham"])
+    assert taken == [{"from": "coal market", "amount": 10**15,
+                      "cost": 1 + 2 * (2 + 3 + 4 + 5 + 6 + 7) + (10**15 - 13) * 8}]
+    assert table.state.markets["coal"] == 0

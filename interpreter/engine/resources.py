@@ -28,9 +28,11 @@ def consume(table: Table, player: Player, resource_id: str, amount: int, at: lis
     resource = table.ruleset.resources[resource_id]
     naming = table.named_sources.named(resource.id)
     picks = _choose_producers(table, player, resource, amount, at, action, naming)
-    for unit in range(len(picks), amount if naming else 0):  # the rest comes from the market
+    for unit in range(len(picks), amount if naming else len(picks)):  # the rest comes from the market
         named = table.named_sources.at(resource.id, unit)
-        if named is not None and named != MARKET:
+        if named is None:
+            break  # no more names: the loop is as long as the names, whatever the amount
+        if named != MARKET:
             raise _not_a_source(table, resource, named, unit, amount, at, action)
     taken: dict[str, dict[str, Any]] = {}
     for tile in picks:

@@ -29,15 +29,11 @@ from interpreter.ruleset.model import Market, Resource, Ruleset
 
 
 def market_buy_cost(market: Market, cubes_in_market: int, amount: int) -> int:
-    """Price of buying `amount` cubes, cheapest filled space first (R-COAL-03/04)."""
-    cost, cubes = 0, cubes_in_market
-    for _ in range(amount):
-        if cubes > 0:
-            cost += market.prices[market.capacity - cubes]
-            cubes -= 1
-        else:
-            cost += market.empty_price
-    return cost
+    """Price of buying `amount` cubes, cheapest filled space first, then at the empty price
+    (R-COAL-03/04); in one sum, so that a ruleset's huge amount costs no time."""
+    filled = max(0, min(amount, cubes_in_market))
+    first = market.capacity - cubes_in_market  # the cheapest filled space
+    return sum(market.prices[first:first + filled]) + max(0, amount - filled) * market.empty_price
 
 
 def market_sell_price(market: Market, cubes_in_market: int) -> int | None:
