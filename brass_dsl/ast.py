@@ -96,10 +96,10 @@ class Conditional(Node):
 
 @dataclass(frozen=True)
 class Aggregate(Node):
-    """`count`, `any`, `all`, `sum`, `min` or `max` over `var in source`.
+    """`count`, `any`, `all`, `sum`, `min`, `max` or `first` over `var in source`.
 
-    `element` is the summed or compared value (None for count/any/all), `where`
-    the optional filter, `default` the value of min/max over nothing.
+    `element` is the summed or compared value (None for count/any/all/first), `where`
+    the optional filter, `default` the value of min/max/first over nothing.
     """
 
     kind: str

@@ -351,6 +351,8 @@ class _Checker:
     # ------------------------------------------------------------ aggregates
 
     def aggregate(self, node: ast.Aggregate, scope: Scope, hint: Hint) -> typed.Typed | None:
+        if node.kind == "first":
+            return self.first(node, scope)
         fresh = self.loop_variable(node, scope)
         checked_source = self.aggregate_source(node, scope)
         default, default_ok = self.optional(
@@ -366,6 +368,23 @@ class _Checker:
             return None
         result = BOOL if node.kind in QUANTIFIERS else INT
         return typed.Aggregate(result, node, node.kind, node.var, source, element, where, default)
+
+    def first(self, node: ast.Aggregate, scope: Scope) -> typed.Typed | None:
+        """`first(x in LIST [where C] [default V])`: the first item that passes, of the list's item
+        type; the default must be of that type too."""
+        fresh = self.loop_variable(node, scope)
+        checked_source = self.aggregate_source(node, scope)
+        if checked_source is None:
+            return None
+        source, item_type = checked_source
+        default, default_ok = self.optional(
+            node.default, scope, item_type, f"default of first() must be {item_type}, got {{actual}}"
+        )
+        where, where_ok = self.optional(node.where, {**scope, node.var: item_type}, BOOL,
+                                        "condition of 'where' must be bool, got {actual}")
+        if not (fresh and default_ok and where_ok):
+            return None
+        return typed.Aggregate(item_type, node, node.kind, node.var, source, None, where, default)
 
     def aggregate_source(self, node: ast.Aggregate, scope: Scope) -> tuple[typed.Typed, DslType] | None:
         """The collection after 'in', which must be a list, and the type of its items."""

@@ -256,6 +256,24 @@ def _extreme(kind: str, collect: Callable[[Env], list[Any]], default: Fn | None,
     return run
 
 
+def _first(var: str, source: Fn, where: Fn | None, default: Fn | None, fail: Failure) -> Fn:
+    def run(env: Env) -> Any:
+        vars = env.vars
+        saved = vars.get(var, _UNBOUND)
+        try:
+            for item in source(env):
+                vars[var] = item
+                if where is None or where(env):
+                    return item
+        finally:
+            _restore(vars, var, saved)
+        if default is None:
+            raise fail("first() found no item (give it a default)")
+        return default(env)
+
+    return run
+
+
 _PICK: dict[str, Callable[[list[int]], int]] = {"min": min, "max": max}
 _QUANTIFIERS: dict[str, Callable[[str, Fn, Fn], Fn]] = {"any": _any, "all": _all}
 
@@ -382,6 +400,9 @@ class _Compiler:
             return _QUANTIFIERS[t.kind](t.var, source, where or _returns(True))
         if t.kind == "count" and where is None:
             return lambda env: len(source(env))
+        if t.kind == "first":
+            default = self.compile(t.default) if t.default else None
+            return _first(t.var, source, where, default, self.failure(t.node.line, t.node.column))
         element = self.compile(t.element) if t.element else None
         collect = _collector(t.var, source, element, where)
         if t.kind == "count":

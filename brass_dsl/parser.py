@@ -44,7 +44,8 @@ GRAMMAR_FILE = "grammar.lark"
 
 # Terminals that can start an expression, and binary operators: when several of
 # them are acceptable, an error message names the category instead.
-_EXPRESSION_STARTS = frozenset("NAME INT STRING LPAR LSQB MINUS NOT IF TRUE FALSE COUNT SUM MIN MAX ANY ALL".split())
+_EXPRESSION_STARTS = frozenset("NAME INT STRING LPAR LSQB MINUS NOT IF TRUE FALSE COUNT SUM MIN MAX ANY ALL FIRST"
+                               .split())
 _OPERATORS = frozenset("DOT PLUS MINUS STAR SLASH PERCENT EQ NE LT LE GT GE IN NOT AND OR".split())
 _TOKEN_WORDS = {"NAME": "a name", "INT": "a number", "STRING": "a string", "$END": "end of expression"}
 _CHARACTER_HINTS = {
@@ -271,6 +272,10 @@ class _AstBuilder(Transformer_NonRecursive[Token, ast.Node]):
     def extremum_of(self, meta: Meta, children: Children) -> ast.Node:
         kind, element, var, _in, source, where, default = children
         return self._aggregate(meta, kind, var, source, element, where, default)
+
+    def first_of(self, meta: Meta, children: Children) -> ast.Node:
+        kind, var, _in, source, where, default = children
+        return self._aggregate(meta, kind, var, source, None, where, default)
 
     def extremum(self, meta: Meta, children: Children) -> ast.Node:
         return self._node(ast.Extremum, meta, str(children[0]), tuple(children[1:]))

@@ -84,7 +84,7 @@ class Conditional(Typed):
 
 @dataclass(frozen=True)
 class Aggregate(Typed):
-    """count/any/all/sum/min/max over `source`, binding `var` for `element` and `where`."""
+    """count/any/all/sum/min/max/first over `source`, binding `var` for `element` and `where`."""
 
     kind: str
     var: str

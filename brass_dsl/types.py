@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from brass_dsl.runtime import Env
 
 RESERVED_WORDS: frozenset[str] = frozenset(
-    "and or not in if then else true false count sum min max any all for where default".split()
+    "and or not in if then else true false count sum min max any all first for where default".split()
 )
 """Words of the grammar; they cannot name a value, a function, a field or a loop variable."""
 

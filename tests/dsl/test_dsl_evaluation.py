@@ -187,3 +187,37 @@ def test_parse_is_cached(registry) -> None:
     compile_expression("me.vp + 1", registry)
     compile_expression("me.vp + 1", registry.with_bindings({"x": INT}))
     assert _parse_cached.cache_info().hits == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("first(p in players where p.vp > 5).money", 7),
+        ("first(p in players where p.money > 10).money", 12),
+        ("first(x in [3, 1, 2])", 3),
+        ("first(x in [3, 1, 2] where x < 3)", 1),
+        ("first(x in [3, 1, 2] where x > 5 default 0)", 0),
+        ("first(x in [5] + [4] where x < 5 default 9)", 4),
+        ("first(p in players where p.vp > 100 default me).money", 7),
+    ],
+)
+def test_first_is_the_first_item_that_passes(run, text: str, value: object) -> None:
+    assert run(text) == value
+
+
+def test_first_of_nothing_without_a_default_is_a_located_run_time_error(run) -> None:
+    with pytest.raises(DslEvaluationError, match="first\\(\\) found no item"):
+        run("first(x in [1, 2] where x > 5)")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("first(x in [1, 2] default true)", "default of first() must be int, got bool"),
+        ("first(x in [1, 2] where x)", "condition of 'where' must be bool, got int"),
+        ("first(x in 5)", "first() needs a list after 'in', got int"),
+        ("first(p in players default 0)", "default of first() must be player, got int"),
+    ],
+)
+def test_first_is_type_checked(fail, text: str, message: str) -> None:
+    assert message in str(fail(text))
