@@ -244,7 +244,9 @@ SECTIONS: dict[str, dict[str, Any]] = {
     })),
     "economy": req(record({
         "loan": req(record({"amount": req(AMOUNT), "income_levels": req(NON_NEG)})),
-        "shortfall": req(record({"tile_value_divisor": req(POS), "vp_per_money": req(NON_NEG)})),
+        "shortfall": req(record({"tile_value_divisor": req(POS), "vp_per_money": req(NON_NEG),
+                                 # VP a shortfall never takes a player below; null: no floor
+                                 "vp_floor": {"type": "int", "nullable": True, "min": -1_000_000, "max": 1_000_000}})),
     })),
     # eras.yaml
     "eras": req({"type": "list", "minlength": 1, "maxlength": MAX_ERAS, "schema": record({
