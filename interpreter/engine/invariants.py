@@ -21,7 +21,7 @@ What is checked (all read from the ruleset, nothing is Birmingham-specific):
   capacity, a non-producer holds none, a producer that flips when emptied holds none
   once flipped and is flipped once it holds none;
 - income position on the track and its level within lowest..highest;
-- VP never negative;
+- VP never negative (below the ruleset's shortfall floor, if it sets a lower one or none);
 - the board: every tile sits in the slot it is filed under, in a slot showing its
   industry; every link on the board exists and belongs to a seat.
 """
@@ -149,7 +149,8 @@ def _player_bounds(table: Table, player: Player, positions: int, lowest: int, hi
     problems = []
     if player.money < 0:
         problems.append(f"money: {player.name} has £{player.money} (negative)")
-    if player.vp < 0:
+    floor = table.ruleset.economy.shortfall_vp_floor  # a variant may let a shortfall go lower, or have no floor
+    if floor is not None and player.vp < min(0, floor):
         problems.append(f"vp: {player.name} has {player.vp} VP (negative)")
     if not 0 <= player.income_position < positions:
         problems.append(f"income: {player.name} is on track position {player.income_position}, "
