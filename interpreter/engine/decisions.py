@@ -158,17 +158,20 @@ class Pending:
 class DecisionEngine:
     """Enumerates and checks decisions for one game."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, plans: DecisionEngine | None = None) -> None:
+        """`plans`: an engine of the same ruleset whose plans (made from the ruleset alone) this
+        one shares, as a game's copies do; what is remembered of the state is never shared."""
         self.table = table
-        self.plans: dict[int, PartPlan] = {}
         self.memo: dict[tuple[Any, ...], bool] = {}
-        # an action whose repeated part must be done at least once is complete only with one repetition
-        self.required_repeats = {id(a.part): a.repeat.part for a in table.ruleset.actions.values()
-                                 if a.repeat is not None and a.repeat.min > 0}
         self.check_memo: dict[tuple[Any, ...], bool] = {}
-        self.reads_cache: dict[tuple[int, int], tuple[str, ...]] = {}
-        self.searched: dict[int, ActionPart] = {}  # id of a part -> the part in search order
-        self.original: dict[int, ActionPart] = {}  # id of a part in search order -> the part as written
+        self.plans: dict[int, PartPlan] = plans.plans if plans else {}
+        # an action whose repeated part must be done at least once is complete only with one repetition
+        self.required_repeats: dict[int, ActionPart] = plans.required_repeats if plans else {
+            id(a.part): a.repeat.part for a in table.ruleset.actions.values()
+            if a.repeat is not None and a.repeat.min > 0}
+        self.reads_cache: dict[tuple[int, int], tuple[str, ...]] = plans.reads_cache if plans else {}
+        self.searched: dict[int, ActionPart] = plans.searched if plans else {}  # id of a part -> in search order
+        self.original: dict[int, ActionPart] = plans.original if plans else {}  # id in search order -> as written
         table.on_change(self.forget)
 
     def plan(self, part: ActionPart) -> PartPlan:

@@ -69,6 +69,13 @@ class Flow:
             self.question = None
         table.changed()  # the last step changed the state too
 
+    def reset(self) -> None:
+        """Drop every queued task and the open question (the game was put back to an earlier point)."""
+        self.tasks.clear()
+        self.question = None
+        self.table.answers.clear()
+        self.table.step = None
+
     def answer(self, key: str, answer: Any) -> None:
         """Answer the open question and run on."""
         self.table.answers[key] = answer

@@ -14,7 +14,6 @@ it (`Table`), the legal decisions (`DecisionEngine`), the decision protocol that
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
@@ -26,9 +25,10 @@ from interpreter.engine.flow import start_turn
 from interpreter.engine.given import GivenError, apply_given, plain
 from interpreter.engine.protocol import DecisionProtocol
 from interpreter.engine.setup import all_cards, new_state
-from interpreter.engine.state import GameState, state_from_dict, state_to_dict
+from interpreter.engine.state import GameState, Snapshot, state_to_dict
 from interpreter.engine.table import Table
 from interpreter.engine.values import plain_move
+from interpreter.engine.whole_actions import WholeActionSearch
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document
 
@@ -40,11 +40,12 @@ FORMAT = "brass-game/1"
 class Game:
     """One game of a ruleset: decisions in, state out."""
 
-    def __init__(self, table: Table, seed: int, given: dict[str, Any] | None = None) -> None:
+    def __init__(self, table: Table, seed: int, given: dict[str, Any] | None = None,
+                 plans: DecisionEngine | None = None) -> None:
         self.seed = seed
         self.given = given  # the position applied on top of setup, if any (saved with the game)
         self._table = table
-        self._decisions = DecisionEngine(table)
+        self._decisions = DecisionEngine(table, plans)
         self._protocol = DecisionProtocol(table, self._decisions)
 
     # == construction ==============================================================================
@@ -165,13 +166,31 @@ class Game:
             raise self._protocol.refusals.not_an_action(str(error)) from None
 
     def _apply_whole(self, action: dict[str, Any]) -> None:
-        """Try the action on a copy first, so that a refusal leaves this game untouched."""
+        """Take the action once, decision by decision; if it is refused (or anything fails), put the
+        game back exactly as it was, the identity of its players included."""
         if self.pending is not None:
             raise self._protocol.refusals.action_open(self.pending)
         if self.question is not None:
             raise self._protocol.refusals.question_open(self.question)
-        self._clone()._protocol.feed(action)  # raises IllegalAction with every reason
-        self._protocol.feed(action)
+        saved, checkpoint = Snapshot(self._table.state), self._protocol.checkpoint()
+        try:
+            self._protocol.feed(action)  # raises IllegalAction with every reason
+        except BaseException:
+            saved.restore(self._table.state)
+            self._protocol.rollback(checkpoint)
+            raise
+
+    def whole_actions(self) -> list[dict[str, Any]]:
+        """Every legal whole action of this position, each appliable with `apply` (see
+        `whole_actions.py`); [] when the game is over. Between actions only: an action half
+        decided, or an open question, is an IllegalAction."""
+        if self.is_over:
+            return []
+        if self.pending is not None:
+            raise self._protocol.refusals.action_open(self.pending)
+        if self.question is not None:
+            raise self._protocol.refusals.question_open(self.question)
+        return WholeActionSearch(self._protocol, self._decisions).run()
 
     def explain(self, action: dict[str, Any]) -> dict[str, Any]:
         """Whether a whole action is legal now and, if not, every precondition it fails (nothing changes)."""
@@ -211,10 +230,9 @@ class Game:
         return self._clone()
 
     def _clone(self) -> Game:
-        """An independent copy of this game between actions (no replay needed)."""
-        table = self._table
-        state = state_from_dict(copy.deepcopy(state_to_dict(table.state)), table.ruleset, table.cards)
-        clone = Game(Table(table.ruleset, state, table.cards), self.seed, self.given)
+        """An independent copy of this game between actions (no replay needed): a copy of the state;
+        the ruleset's derived tables, the moves so far and the log entries are shared."""
+        clone = Game(self._table.copy(), self.seed, self.given, self._decisions)
         clone._protocol.moves = list(self.moves)
         return clone
 

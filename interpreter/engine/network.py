@@ -35,6 +35,13 @@ class LinkNetwork:
             for a in ends:
                 self._neighbours[a].update(e for e in ends if e != a)
 
+    def copy(self) -> LinkNetwork:
+        """A network of the same links that can change independently (the graph and the distances
+        computed so far are shared until one of them changes its links: both are only replaced)."""
+        twin = LinkNetwork(self.ruleset)
+        twin._links, twin._neighbours, twin._distances = self._links, self._neighbours, dict(self._distances)
+        return twin
+
     def distances_from(self, location: str) -> dict[str, int]:
         """Link distance from `location` to every location connected to it (itself at 0)."""
         cached = self._distances.get(location)

@@ -121,6 +121,14 @@ class DecisionProtocol:
         self.moves.append(decision)
         self._after_choice()
 
+    def complete_part(self) -> None:
+        """The pending part's choices are all bound (by a search): run its effects and what follows."""
+        self._after_choice()
+
+    def answer_own_questions(self, answers: list[Any], actor: int) -> None:
+        """Answer the open questions of the pending action asked of `actor` (see `feed`)."""
+        self._answer_own_questions(answers, actor)
+
     def _after_choice(self) -> None:
         """When a part's choices are complete, queue its effects, then its bookkeeping."""
         pending = self.pending
@@ -176,6 +184,21 @@ class DecisionProtocol:
         self.moves.append({"done": True})
         self._end_action()
         self.flow.run()
+
+    # == going back ================================================================================
+
+    def checkpoint(self) -> tuple[int, Pending | None]:
+        """What `rollback` needs to forget the decisions taken after this point (between actions)."""
+        return len(self.moves), self._ended
+
+    def rollback(self, checkpoint: tuple[int, Pending | None]) -> None:
+        """Forget every decision taken since `checkpoint`, the state having been put back by the caller."""
+        moves, self._ended = checkpoint
+        del self.moves[moves:]
+        self.pending, self._whole, self._wanted_repeats = None, None, 0
+        self.flow.reset()
+        self.table.named_sources.clear()
+        self.table.changed()
 
     # == a whole action ============================================================================
 

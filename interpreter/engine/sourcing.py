@@ -46,11 +46,11 @@ def market_sell_price(market: Market, cubes_in_market: int) -> int | None:
 class Sourcing:
     """Where resources can come from, and at what price, in one game's state."""
 
-    def __init__(self, ruleset: Ruleset, state: GameState, network: LinkNetwork) -> None:
+    def __init__(self, ruleset: Ruleset, state: GameState, network: LinkNetwork, slot_order: dict[str, int]) -> None:
         self.rs = ruleset
         self.state = state
         self.network = network
-        self.slot_order = {s.id: n for n, s in enumerate(ruleset.slots)}
+        self.slot_order = slot_order  # board order of the slots: ties default to it
         self.merchant_locations = [loc.id for loc in ruleset.locations.values() if loc.kind == "merchant"]
 
     def connected_to_merchant(self, location: str) -> bool:

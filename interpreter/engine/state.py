@@ -142,3 +142,51 @@ def state_from_dict(data: dict[str, Any], ruleset: Ruleset, cards: dict[str, Car
                      {k: [cards[c] for c in v] for k, v in data["wild_piles"].items()},
                      data["era_index"], data["round"], list(data["turn_order"]), data["turn_index"],
                      data["actions_left"], data["finished"], data["rng_state"], list(data["log"]))
+
+
+def copy_state(state: GameState) -> GameState:
+    """An independent copy of a state, fast: new players, tiles, merchant spaces and lists; the
+    immutable parts (cards, tile specs, slots, log entries) are shared. The log is copied as a
+    list of the same entries (an entry is never changed once written)."""
+    players = [Player(p.seat, p.money, p.income_position, p.vp, p.links_left, p.spent, list(p.hand),
+                      list(p.discard), dict(p.mat_used), p.removed, p.gone_before) for p in state.players]
+    by_seat = {p.seat: p for p in players}
+    tiles = {sid: PlacedTile(by_seat[t.owner.seat], t.spec, t.slot, t.flipped, t.cubes)
+             for sid, t in state.tiles.items()}
+    merchants = [MerchantSpace(m.location, m.index, m.tile, m.buys, m.has_beer) for m in state.merchants]
+    return GameState(players, tiles, dict(state.links), dict(state.markets), merchants, list(state.deck),
+                     {k: list(v) for k, v in state.wild_piles.items()}, state.era_index, state.round,
+                     list(state.turn_order), state.turn_index, state.actions_left, state.finished,
+                     state.rng_state, list(state.log))
+
+
+class Snapshot:
+    """A state as it was, to put it back exactly: the same player, tile and merchant-space objects
+    with their values of then, so that references a caller (or a search) holds stay valid."""
+
+    def __init__(self, state: GameState) -> None:
+        self.values = copy_state(state)
+        self.tiles = dict(state.tiles)  # the objects themselves
+        self.merchants = list(state.merchants)
+
+    def restore(self, state: GameState) -> None:
+        """Put `state` (the one this snapshot was taken of) back as it was."""
+        saved = self.values
+        for player, was in zip(state.players, saved.players, strict=True):
+            player.money, player.income_position, player.vp = was.money, was.income_position, was.vp
+            player.links_left, player.spent, player.removed, player.gone_before = (
+                was.links_left, was.spent, was.removed, was.gone_before)
+            player.hand, player.discard, player.mat_used = list(was.hand), list(was.discard), dict(was.mat_used)
+        for sid, tile in self.tiles.items():
+            was_tile = saved.tiles[sid]
+            tile.flipped, tile.cubes = was_tile.flipped, was_tile.cubes
+        state.tiles = dict(self.tiles)
+        for space, was_space in zip(self.merchants, saved.merchants, strict=True):
+            space.tile, space.buys, space.has_beer = was_space.tile, was_space.buys, was_space.has_beer
+        state.merchants = list(self.merchants)
+        state.links, state.markets = dict(saved.links), dict(saved.markets)
+        state.deck, state.wild_piles = list(saved.deck), {k: list(v) for k, v in saved.wild_piles.items()}
+        state.era_index, state.round, state.turn_order = saved.era_index, saved.round, list(saved.turn_order)
+        state.turn_index, state.actions_left, state.finished = saved.turn_index, saved.actions_left, saved.finished
+        state.rng_state = saved.rng_state
+        del state.log[len(saved.log):]

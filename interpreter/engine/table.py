@@ -24,7 +24,7 @@ from interpreter.engine.named_sources import NamedSources
 from interpreter.engine.network import LinkNetwork
 from interpreter.engine.rng import Rng
 from interpreter.engine.sourcing import Sourcing
-from interpreter.engine.state import Card, GameState, MerchantSpace, PlacedTile, Player
+from interpreter.engine.state import Card, GameState, MerchantSpace, PlacedTile, Player, copy_state
 from interpreter.engine.values import describe
 from interpreter.ruleset.model import EffectStep, Ruleset, Slot, TileSpec
 from interpreter.ruleset.primitives import GameQueries
@@ -38,23 +38,40 @@ class NeedDecision(Exception):
         self.question = question
 
 
+class Board:
+    """Lookups derived from the ruleset alone, made once per game and shared by its copies."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.slots = {s.id: s for s in ruleset.slots}
+        self.slot_order = {s.id: n for n, s in enumerate(ruleset.slots)}
+        self.stacks = {i: [s for s in specs for _ in range(s.count)] for i, specs in ruleset.tiles.items()}
+        self.location_order = {lid: n for n, lid in enumerate(ruleset.locations)}
+
+
 class Table:
     """One game's state with its ruleset: the queries rules read and the changes effects make."""
 
-    def __init__(self, ruleset: Ruleset, state: GameState, cards: dict[str, Card]) -> None:
+    def __init__(self, ruleset: Ruleset, state: GameState, cards: dict[str, Card],
+                 network: LinkNetwork | None = None, board: Board | None = None) -> None:
         self.ruleset = ruleset
         self.state = state
         self.cards = cards
-        self.network = LinkNetwork(ruleset)
-        self.sourcing = Sourcing(ruleset, state, self.network)
+        self.network = network if network is not None else LinkNetwork(ruleset)
+        self.board = board if board is not None else Board(ruleset)
+        self.sourcing = Sourcing(ruleset, state, self.network, self.board.slot_order)
         self.cache: dict[Any, Any] = {}  # facts derived from the state, emptied whenever it changes
         self.answers: dict[str, Any] = {}  # answers to the questions of the effect step now running
         self.step: EffectStep | None = None  # the effect step now running (its rule is cited by its questions)
         self.named_sources = NamedSources()  # sources a whole action names for the part being decided
-        self.slots = {s.id: s for s in ruleset.slots}
+        self.slots = self.board.slots
         self._on_change: list[Callable[[], None]] = []
-        self._stacks = {i: [s for s in specs for _ in range(s.count)] for i, specs in ruleset.tiles.items()}
-        self._location_order = {lid: n for n, lid in enumerate(ruleset.locations)}
+        self._stacks = self.board.stacks
+        self._location_order = self.board.location_order
+
+    def copy(self) -> Table:
+        """An independent table of a copy of this state (what is derived from the ruleset alone is
+        shared; the network keeps the distances it already knows)."""
+        return Table(self.ruleset, copy_state(self.state), self.cards, self.network.copy(), self.board)
 
     # == change notification ====================================================================
 

@@ -1,0 +1,207 @@
+"""Every legal whole action of a position, found by one search that forks mid-action.
+
+A whole action is its action, each choice of its part, and a list of repetitions
+(`{"action": "network", "card": "leek#1", "links": [{"link": "L04"}, {"link": "L27"}]}`), each
+one appliable with `Game.apply`. The search walks the same decision tree `legal_actions()` lists
+one level of, with the same preconditions (`decisions.py`):
+
+- the choices of a part are bound and unbound in place: no effect runs until a part is complete;
+- a complete part whose effects matter to what comes next (a repeated part follows: the first
+  sale's beer decides the second sale) is *forked*: a snapshot of the state is taken, the part's
+  effects run, the rest is searched, and the state is put back (`state.Snapshot`);
+- the last part of an action runs no effect at all: its choices are the action;
+- the repetitions that can follow an action's own part are searched once and shared by every
+  value of that part they cannot read (the links of a Network do not depend on its card).
+
+Questions an action's effects ask its player on the way (which of equally near mines) are left to
+their default, as `apply` does without `answers`; a search that wants to vary them names the
+sources (`coal_from`, docs/engine.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from interpreter.engine.decisions import DecisionEngine, Pending
+from interpreter.engine.state import Snapshot
+from interpreter.engine.values import encode
+from interpreter.ruleset.model import Action, ActionPart
+from interpreter.ruleset.primitives import ACTION_VAR
+
+if TYPE_CHECKING:
+    from interpreter.engine.protocol import DecisionProtocol
+
+Move = dict[str, Any]
+# Functions whose value depends on the cards in a hand: a repeated part that uses none of them (nor
+# a choice of the action's own part) is searched once for every value of that part.
+HAND_FUNCTIONS = frozenset({"hand"})
+
+
+@dataclass
+class _Found:
+    """What the search collects: complete whole actions, in the order `legal_actions` lists."""
+
+    moves: list[Move] = field(default_factory=list)
+
+
+class WholeActionSearch:
+    """Lists every legal whole action of one position of a game (between actions)."""
+
+    def __init__(self, protocol: DecisionProtocol, decisions: DecisionEngine) -> None:
+        self.protocol = protocol
+        self.decisions = decisions
+        self.table = protocol.table
+        self._repeat_reads_own_part: dict[str, bool] = {}
+
+    def run(self) -> list[Move]:
+        found = _Found()
+        env = self.decisions.env({})
+        for action in self.table.ruleset.actions.values():
+            if self.decisions.action_completable(action, env):
+                self._action(action, found)
+        return found.moves
+
+    # -- an action's own part -----------------------------------------------------------------------
+
+    def _action(self, action: Action, found: _Found) -> None:
+        protocol = self.protocol
+        protocol.pending = Pending(action, {ACTION_VAR: action.id})
+        shared: list[list[Move]] | None = None  # the repetitions, when every value of the part shares them
+        try:
+            for choices in self._part_choices(action.part):
+                head = {"action": action.id, **choices}
+                if action.repeat is None:
+                    found.moves.append(head)
+                    continue
+                if shared is not None:
+                    found.moves.extend({**head, action.repeat.name: list(r)} for r in shared)
+                    continue
+                sequences = self._after_part(action.part, lambda: self._repetitions(action), choices)
+                if not self._reads_own_part(action):
+                    shared = sequences
+                found.moves.extend({**head, action.repeat.name: list(r)} for r in sequences)
+        finally:
+            protocol.pending = None
+
+    def _part_choices(self, part: ActionPart) -> list[Move]:
+        """Every complete, legal assignment of the part's choices (from the pending index on), as
+        the decisions that make it; nothing stays bound."""
+        pending = self.protocol.pending
+        assert pending is not None
+        out: list[Move] = []
+        # In the order that decides most preconditions earliest (`search_order`): Build tries the
+        # industry before the card. The order of a whole action's keys does not matter to `apply`.
+        self._bind_from(self.decisions.search_part(part), pending.index, {}, out)
+        return out
+
+    def _bind_from(self, part: ActionPart, i: int, chosen: Move, out: list[Move]) -> None:
+        decisions = self.decisions
+        pending = self.protocol.pending
+        assert pending is not None
+        if i == len(part.params):
+            out.append(dict(chosen))
+            return
+        plan = decisions.plan(part)
+        env = decisions.env(pending.vars)
+        name = part.params[i].name
+        # The last choice of a part needs no search for a completion: its preconditions are all
+        # judged once it is bound (unless a repeated part must follow it: `plan.then`).
+        last = i + 1 == len(part.params) and plan.then is None
+        for value in decisions.domain(part, i, env):
+            if decisions.try_value(plan, i, value, env) and (last or decisions.part_completable(part, env, i + 1)):
+                chosen[name] = encode(value)
+                self._bind_from(part, i + 1, chosen, out)
+                del chosen[name]
+            decisions.unbind(plan, i, env)
+
+    # -- repetitions ------------------------------------------------------------------------------
+
+    def _repetitions(self, action: Action) -> list[list[Move]]:
+        """Every legal sequence of repetitions from here (the pending action's repeated part is next)."""
+        pending = self.protocol.pending
+        repeat = action.repeat
+        assert pending is not None and repeat is not None
+        sequences: list[list[Move]] = []
+        if pending.repeats_done >= repeat.min:
+            sequences.append([])  # done here
+        if pending.action is not action or not pending.in_repeat:
+            return sequences  # the action ended by itself
+        last = repeat.max is not None and pending.repeats_done + 1 >= repeat.max
+        for choices in self._choices_of_repetition(action):
+            if last:
+                sequences.append([choices])
+                continue
+            for rest in self._after_part(repeat.part, lambda: self._repetitions(action), choices):
+                sequences.append([choices, *rest])
+        return sequences
+
+    def _choices_of_repetition(self, action: Action) -> list[Move]:
+        assert action.repeat is not None
+        return self._part_choices(action.repeat.part)
+
+    def _after_part(self, part: ActionPart, then: Any, choices: Move) -> list[list[Move]]:
+        """Fork: bind the part's `choices`, run its effects as `apply` would, search what follows
+        with `then`, and put everything back."""
+        protocol, table = self.protocol, self.table
+        pending = protocol.pending
+        assert pending is not None
+        snapshot, checkpoint = Snapshot(table.state), protocol.checkpoint()
+        saved = _copy_pending(pending)
+        actor = table.me.seat
+        try:
+            self._bind_all(part, choices)
+            protocol.complete_part()
+            protocol.answer_own_questions([], actor)
+            if protocol.question is not None:  # a question for someone else: nothing follows in this action
+                return [[]] if protocol.pending is None else []
+            if protocol.pending is None:  # the action ended with this part
+                return [[]]
+            result: list[list[Move]] = then()
+            return result
+        finally:
+            snapshot.restore(table.state)
+            protocol.rollback(checkpoint)
+            protocol.pending = saved
+
+    def _bind_all(self, part: ActionPart, choices: Move) -> None:
+        """Bind a repetition's choices, as its decisions would (they were found legal)."""
+        decisions = self.decisions
+        pending = self.protocol.pending
+        assert pending is not None
+        plan = decisions.plan(part)
+        env = decisions.env(pending.vars)
+        for i, param in enumerate(part.params):
+            wanted = choices[param.name]
+            value = next(v for v in decisions.domain(part, i, env) if encode(v) == wanted)
+            decisions.try_value(plan, i, value, env)
+        pending.index = len(part.params)
+
+    def _reads_own_part(self, action: Action) -> bool:
+        """Whether the repeated part (or its effects) can read a choice of the action's own part or
+        a hand: then its repetitions are searched again for each value of that part."""
+        found = self._repeat_reads_own_part.get(action.id)
+        if found is None:
+            assert action.repeat is not None
+            own = {p.name for p in action.part.params} | set(action.part.derived)
+            names: set[str] = set()
+            functions: set[str] = set()
+            for expr in _expressions(action.repeat.part):
+                names |= expr.names_used
+                functions |= expr.functions_used
+            found = self._repeat_reads_own_part[action.id] = bool(names & own or functions & HAND_FUNCTIONS)
+        return found
+
+
+def _expressions(part: ActionPart) -> list[Any]:
+    exprs: list[Any] = [p.domain for p in part.params]
+    exprs += [e for e in part.derived.values() if e is not None]
+    exprs += [r.check for r in part.requires if r.check is not None]
+    for step in part.effects:
+        exprs += [v for v in step.args.values() if hasattr(v, "names_used")]
+    return exprs
+
+
+def _copy_pending(pending: Pending) -> Pending:
+    return Pending(pending.action, dict(pending.vars), pending.in_repeat, pending.index, pending.repeats_done,
+                   list(pending.decisions))
