@@ -42,6 +42,13 @@ def _canonical(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+def _without_check(text: str) -> str:
+    """A save's text without its leading `check` (added to saves after these were recorded)."""
+    data = json.loads(text)
+    data.pop("check", None)
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def fingerprint(ruleset_name: str, players: int, bot: str, seed: int) -> dict[str, Any]:
     """One bot game's fingerprint: the digest, the decisions taken and the final standings."""
     ruleset = load_ruleset(ruleset_name)
@@ -64,7 +71,7 @@ def fingerprint(ruleset_name: str, players: int, bot: str, seed: int) -> dict[st
         move = seats[game.deciding_seat].choose(game)
         play.update(_canonical(move))
         game.apply(move)
-        play.update(game.to_json().encode())
+        play.update(_without_check(game.to_json()).encode())
         decisions += 1
     play.update(_canonical(game.standings()))
     return {"ruleset": ruleset_name, "players": players, "bot": bot, "seed": seed,

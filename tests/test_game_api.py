@@ -202,3 +202,46 @@ def test_the_search_memo_is_keyed_by_what_the_rest_of_the_action_reads(rs) -> No
     assert "card" not in engine.reads(network.part, 1)
     assert "nth" in engine.reads(network.repeat.part, 0) and "card" not in engine.reads(network.repeat.part, 0)
     assert {"card", "industry", "tile"} <= set(engine.reads(build.part, 2))
+
+
+def test_a_save_between_actions_is_restored_from_its_state_without_replaying(rs, monkeypatch) -> None:
+    game = Game.new(rs, 3, seed=4)
+    play(game, 60, seed=4)
+    while game.pending is not None or game.question is not None:
+        game.apply(game.legal_actions()[0])
+    text = game.to_json()
+    assert text.startswith('{"check":"')
+    monkeypatch.setattr(Game, "apply", lambda *a, **k: pytest.fail("a checked save must not be replayed"))
+    again = Game.from_json(rs, text)
+    assert again.to_json() == text and again.moves == game.moves
+    monkeypatch.undo()
+    move = again.legal_actions()[0]
+    again.apply(move)
+    game.apply(move)
+    assert again.to_json() == game.to_json()
+
+
+def test_saves_without_a_valid_check_are_replayed_and_compared(rs) -> None:
+    game = Game.new(rs, 2, seed=6)
+    play(game, 30, seed=6)
+    while game.pending is not None or game.question is not None:
+        game.apply(game.legal_actions()[0])
+    text = game.to_json()
+    reformatted = json.dumps(json.loads(text), indent=2)  # edited by hand, same content: replayed, accepted
+    assert Game.from_json(rs, reformatted).to_json() == text
+    game.apply({"action": "loan"})  # half an action: no check, replayed
+    half = game.to_json()
+    assert not half.startswith('{"check"') and Game.from_json(rs, half).to_json() == half
+
+
+def test_a_save_with_a_forged_check_must_still_be_a_possible_state(rs) -> None:
+    import hashlib
+
+    game = Game.new(rs, 2, seed=1)
+    data = json.loads(game.to_json())
+    data.pop("check")
+    data["state"]["players"][0]["money"] = -5  # a state no game reaches
+    rest = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    forged = '{"check":"' + hashlib.sha256(rest.encode()).hexdigest() + '",' + rest[1:]
+    with pytest.raises(GameFileError, match="not a possible state"):
+        Game.from_json(rs, forged)

@@ -23,9 +23,10 @@ from interpreter.engine.decisions import DecisionEngine, Pending
 from interpreter.engine.errors import Failure, GameFileError, IllegalAction, SetupError
 from interpreter.engine.flow import start_turn
 from interpreter.engine.given import GivenError, apply_given, plain
+from interpreter.engine.invariants import check_invariants
 from interpreter.engine.protocol import DecisionProtocol
 from interpreter.engine.setup import all_cards, new_state
-from interpreter.engine.state import GameState, Snapshot, state_to_dict
+from interpreter.engine.state import GameState, Snapshot, state_from_dict, state_to_dict
 from interpreter.engine.table import Table
 from interpreter.engine.values import plain_move
 from interpreter.engine.whole_actions import WholeActionSearch
@@ -244,16 +245,33 @@ class Game:
         return data
 
     def to_json(self) -> str:
-        """Canonical JSON: the same game always gives the same text."""
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        """Canonical JSON: the same game always gives the same text. Between actions it starts with
+        a `check`, the SHA-256 of the rest of the text: a file that still has it is loaded from its
+        state alone (`from_json`), without replaying its moves."""
+        rest = _canonical(self.to_dict())
+        if self.pending is not None or self.question is not None:
+            return rest  # a half-made action is restored by replaying the moves
+        return f'{{"{CHECK}":"{_digest(rest)}",{rest[1:]}'
+
+    @staticmethod
+    def _as_saved(text: str) -> str | None:
+        """The text a `check` at the start of a save covers, if it is there and right."""
+        prefix = f'{{"{CHECK}":"'
+        start = len(prefix) + 64 + 2  # the digest, its closing quote and the comma
+        if not text.startswith(prefix) or len(text) <= start:
+            return None
+        rest = "{" + text[start:]
+        return rest if _digest(rest) == text[len(prefix):len(prefix) + 64] else None
 
     def state_hash(self) -> str:
         return hashlib.sha256(json.dumps(state_to_dict(self.state), sort_keys=True).encode()).hexdigest()
 
     @classmethod
     def from_json(cls, ruleset: Ruleset, text: str) -> Game:
-        """Replay a saved game's moves from its seed (and its given position, if it has one) and
-        check the saved state matches."""
+        """A saved game. A save written between actions and unchanged since (its `check` holds) is
+        restored from its state, which must still be a possible state (its invariants hold); any
+        other save (a half-made action, a file edited or re-formatted by hand) is replayed move by
+        move from its seed (and its given position), and the saved state must match."""
         try:
             data = json.loads(text)
         except ValueError as error:
@@ -265,6 +283,34 @@ class Game:
             raise GameFileError(f"not a saved game (format {found!r}, expected {FORMAT})")
         if data.get("ruleset") != ruleset.name:
             raise GameFileError(f"the game was saved with ruleset {data.get('ruleset')!r}, not {ruleset.name!r}")
+        if cls._as_saved(text) is not None:
+            return cls._restored(ruleset, data)
+        return cls._replayed(ruleset, data)
+
+    @classmethod
+    def _restored(cls, ruleset: Ruleset, data: dict[str, Any]) -> Game:
+        """The game of a checked save, from its state, between actions."""
+        try:
+            players, seed = _whole_number(data, "players"), _whole_number(data, "seed")
+            if players not in ruleset.players:
+                raise ValueError(f"{ruleset.title} is not played by {players} players")
+            cards = all_cards(ruleset, players)
+            table = Table(ruleset, state_from_dict(data["state"], ruleset, cards), cards)
+            moves = data["moves"]  # the check says they are the moves this engine wrote
+            if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
+                raise TypeError("the moves of a save are a list of mappings")
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError, StopIteration) as error:
+            raise GameFileError(f"the saved game cannot be read: {type(error).__name__}: {error}") from None
+        problems = check_invariants(table)
+        if problems:
+            raise GameFileError("the saved state is not a possible state: " + "; ".join(problems[:3]))
+        game = cls(table, seed, data.get("given"))
+        game._protocol.moves = moves
+        return game
+
+    @classmethod
+    def _replayed(cls, ruleset: Ruleset, data: dict[str, Any]) -> Game:
+        """The game of a save, replayed move by move and checked against its saved state."""
         try:
             game = cls.start(ruleset, _whole_number(data, "players"), _whole_number(data, "seed"), data.get("given"))
             for n, move in enumerate(data["moves"]):
@@ -280,6 +326,17 @@ class Game:
         if state_to_dict(game.state) != saved:
             raise GameFileError("the saved state does not match its moves (the file was changed or is corrupt)")
         return game
+
+
+CHECK = "check"  # sorts before every other key of a save, so the canonical text starts with it
+
+
+def _canonical(data: dict[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _whole_number(data: dict[str, Any], key: str) -> int:

@@ -8,7 +8,19 @@ from interpreter.ruleset.model import Ruleset
 
 
 def all_cards(ruleset: Ruleset, players: int) -> dict[str, Card]:
-    """Every card of a game at this player count, by id: the deck and the wild piles."""
+    """Every card of a game at this player count, by id: the deck and the wild piles. Cards are
+    immutable, so the games of one ruleset and player count share them (made once per process)."""
+    key = (id(ruleset), players)
+    found = _CARDS.get(key)
+    if found is None or found[0] is not ruleset:
+        found = _CARDS[key] = (ruleset, _make_cards(ruleset, players))
+    return dict(found[1])
+
+
+_CARDS: dict[tuple[int, int], tuple[Ruleset, dict[str, Card]]] = {}
+
+
+def _make_cards(ruleset: Ruleset, players: int) -> dict[str, Card]:
     cards: dict[str, Card] = {}
     every_industry = tuple(ruleset.industries)
     for spec in ruleset.cards.values():
