@@ -38,6 +38,7 @@ class Check:
     derived: tuple[str, ...]
     bound: tuple[str, ...]  # the choices and derived values it reads: its result depends only on them and the state
     remember: bool  # worth remembering: it calls functions (cheap field tests are faster to redo)
+    ident: int  # the key of its results in the memo (one per requirement, whichever plan holds it)
 
 
 @dataclass
@@ -72,7 +73,7 @@ def plan_part(part: ActionPart, is_global: Any) -> PartPlan:
         level = _level(names, index, derived_level)
         bound = tuple(sorted(n for n in names if not is_global(n)))
         check = Check(requirement, requirement.check.fn, tuple(n for n in names if n in part.derived), bound,
-                      bool(requirement.check.functions_used))
+                      bool(requirement.check.functions_used), id(requirement))
         (requires_at[level] if level >= 0 else first).append(check)
     return PartPlan(part, derived_first, derived_at, requires_at, first)
 
@@ -200,7 +201,7 @@ class DecisionEngine:
         if not check.remember:
             return self.judge(check, env) is True
         vars = env.vars
-        key = (id(check), *map(vars.get, check.bound))  # map: no Python-level loop on this hot path
+        key = (check.ident, *map(vars.get, check.bound))  # map: no Python-level loop on this hot path
         found = self.check_memo.get(key)
         if found is None:
             found = self.check_memo[key] = self.judge(check, env) is True
@@ -290,9 +291,23 @@ class DecisionEngine:
         return self.all_hold(plan.requires_at[i], env)
 
     def all_hold(self, checks: list[Check], env: Env) -> bool:
-        holds = self.holds
-        for check in checks:  # noqa: SIM110 - a plain loop: the innermost loop of every search, all() costs a generator
-            if not holds(check, env):
+        """Whether every precondition holds: `holds` for each, written out because this is the
+        innermost loop of every search (a call less per check)."""
+        memo, vars = self.check_memo, env.vars
+        for check in checks:
+            if check.remember:
+                key = (check.ident, *map(vars.get, check.bound))
+                found = memo.get(key)
+                if found is None:
+                    found = memo[key] = self.judge(check, env) is True
+            elif check.derived:
+                found = self.judge(check, env) is True
+            else:
+                try:
+                    found = check.fn(env) is True  # a checked expression of type bool
+                except DslError:
+                    found = False  # it cannot be evaluated here: it does not hold
+            if not found:
                 return False
         return True
 

@@ -99,7 +99,8 @@ class Table:
     @property
     def me(self) -> Player:
         """The player whose turn it is."""
-        return self.player(self.state.turn_order[self.state.turn_index])
+        state = self.state  # written out, not self.player(): this is read thousands of times a game
+        return state.players[state.turn_order[state.turn_index] - 1]
 
     @property
     def players(self) -> list[Player]:

@@ -344,7 +344,11 @@ class Ruleset:
         return {industry: sum(t.count for t in specs) for industry, specs in self.tiles.items()}
 
     def era(self, era_id: str) -> Era:
-        return next(e for e in self.eras if e.id == era_id)
+        index = self.__dict__.get("_era_index")  # built once the eras are compiled (the loader sets them late)
+        if index is None or len(index) != len(self.eras):
+            index = self.__dict__["_era_index"] = {e.id: e for e in self.eras}
+        found = index.get(era_id)
+        return found if found is not None else next(e for e in self.eras if e.id == era_id)
 
     def where(self, path: tuple[Any, ...]) -> str:
         """FILE:LINE:COL of a value of the resolved YAML, for a refusal to name ("" when unknown)."""

@@ -19,8 +19,9 @@ reports that it needs a game instead of guessing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, Protocol
 
 from brass_dsl import BOOL, INT, STR, Env, ListType, Param, RecordType, Registry
@@ -157,73 +158,73 @@ class BrassVocabulary:
     def _define_fields(self) -> None:
         rs = self.rs
         f = self._field
-        f(self.player, "money", INT, "Money in hand (£).", lambda p: p.money)
-        f(self.player, "vp", INT, "Victory points scored so far.", lambda p: p.vp)
+        f(self.player, "money", INT, "Money in hand (£).", attrgetter("money"))
+        f(self.player, "vp", INT, "Victory points scored so far.", attrgetter("vp"))
         f(self.player, "income_position", INT, "Track position of the income marker (0–99).",
-          lambda p: p.income_position)
-        f(self.player, "links_left", INT, "Link tiles not yet placed.", lambda p: p.links_left)
-        f(self.player, "spent", INT, "Money spent this round.", lambda p: p.spent)
-        f(self.player, "seat", INT, "Seat number, from 1.", lambda p: p.seat)
+          attrgetter("income_position"))
+        f(self.player, "links_left", INT, "Link tiles not yet placed.", attrgetter("links_left"))
+        f(self.player, "spent", INT, "Money spent this round.", attrgetter("spent"))
+        f(self.player, "seat", INT, "Seat number, from 1.", attrgetter("seat"))
 
-        f(self.location, "name", STR, "Printed name.", lambda loc: rs.locations[loc].name)
-        f(self.location, "kind", STR, "town, farm_brewery or merchant.", lambda loc: rs.locations[loc].kind)
+        f(self.location, "name", STR, "Printed name.", _by_id(rs.locations, "name"))
+        f(self.location, "kind", STR, "town, farm_brewery or merchant.", _by_id(rs.locations, "kind"))
         f(self.location, "group", STR, "Banner colour group ('' if none).", lambda loc: rs.locations[loc].group or "")
-        f(self.location, "slots", ListType(self.slot), "Industry slots.", lambda loc: rs.locations[loc].slots,
+        f(self.location, "slots", ListType(self.slot), "Industry slots.", _by_id(rs.locations, "slots"),
           max_length=self.sizes.slots_per_location)
         f(self.location, "link_icons", INT, "Printed link icons (merchant locations).",
-          lambda loc: rs.locations[loc].link_icons)
+          _by_id(rs.locations, "link_icons"))
 
         f(self.link, "ends", ListType(self.location),
-          "Locations the line touches (2, or 3 for Kidderminster–Worcester).", lambda k: rs.links[k].ends,
+          "Locations the line touches (2, or 3 for Kidderminster–Worcester).", _by_id(rs.links, "ends"),
           max_length=self.sizes.link_ends)
-        f(self.link, "canal", BOOL, "The line takes a canal.", lambda k: rs.links[k].canal)
-        f(self.link, "rail", BOOL, "The line takes a rail.", lambda k: rs.links[k].rail)
+        f(self.link, "canal", BOOL, "The line takes a canal.", _by_id(rs.links, "canal"))
+        f(self.link, "rail", BOOL, "The line takes a rail.", _by_id(rs.links, "rail"))
 
-        f(self.industry, "name", STR, "Printed name.", lambda i: rs.industries[i].name)
-        f(self.industry, "flips", STR, "'sold' or 'emptied'.", lambda i: rs.industries[i].flips)
+        f(self.industry, "name", STR, "Printed name.", _by_id(rs.industries, "name"))
+        f(self.industry, "flips", STR, "'sold' or 'emptied'.", _by_id(rs.industries, "flips"))
         f(self.industry, "produces", self.resource, "Resource it produces (none for sold industries).",
-          lambda i: rs.industries[i].produces)
+          _by_id(rs.industries, "produces"))
 
-        f(self.resource, "name", STR, "Printed name.", lambda r: rs.resources[r].name)
+        f(self.resource, "name", STR, "Printed name.", _by_id(rs.resources, "name"))
         f(self.era, "name", STR, "Printed name.", lambda e: rs.era(e).name)
         f(self.era, "link_kind", STR, "'canal' or 'rail'.", lambda e: rs.era(e).link_kind)
         f(self.era, "network", ListType(self.network_option), "Network options of the era.",
           lambda e: rs.era(e).network, max_length=self.sizes.network_options)
 
-        f(self.slot, "location", self.location, "Location of the slot.", lambda s: s.location)
+        f(self.slot, "location", self.location, "Location of the slot.", attrgetter("location"))
         f(self.slot, "industries", ListType(self.industry), "Industries whose icon the slot shows.",
-          lambda s: s.industries, max_length=self.sizes.slot_icons)
-        f(self.slot, "index", INT, "Position of the slot in its location, from 0.", lambda s: s.index)
+          attrgetter("industries"), max_length=self.sizes.slot_icons)
+        f(self.slot, "index", INT, "Position of the slot in its location, from 0.", attrgetter("index"))
 
         for name, doc in (("level", "Level (1 = I)."), ("cost", "Build cost (£)."), ("coal", "Coal to build."),
                           ("iron", "Iron to build."), ("beer", "Beer to sell."), ("vp", "VP when flipped."),
                           ("link_icons", "Link icons when flipped."), ("income", "Income spaces on flipping.")):
             f(self.mat_tile, name, INT, doc, _attr(name))
-        f(self.mat_tile, "industry", self.industry, "Industry.", lambda t: t.industry)
-        f(self.mat_tile, "develop", BOOL, "May be removed by Develop (no lightbulb).", lambda t: t.develop)
-        f(self.mat_tile, "eras", ListType(self.era), "Eras in which it may be built.", lambda t: t.eras)
+        f(self.mat_tile, "industry", self.industry, "Industry.", attrgetter("industry"))
+        f(self.mat_tile, "develop", BOOL, "May be removed by Develop (no lightbulb).", attrgetter("develop"))
+        f(self.mat_tile, "eras", ListType(self.era), "Eras in which it may be built.", attrgetter("eras"))
 
-        f(self.tile, "owner", self.player, "Owner.", lambda t: t.owner)
-        f(self.tile, "industry", self.industry, "Industry.", lambda t: t.spec.industry)
-        f(self.tile, "spec", self.mat_tile, "Printed stats of the tile.", lambda t: t.spec)
+        f(self.tile, "owner", self.player, "Owner.", attrgetter("owner"))
+        f(self.tile, "industry", self.industry, "Industry.", attrgetter("spec.industry"))
+        f(self.tile, "spec", self.mat_tile, "Printed stats of the tile.", attrgetter("spec"))
         for name in ("level", "cost", "vp", "link_icons", "income", "beer"):
             f(self.tile, name, INT, f"Printed {name.replace('_', ' ')}.", _spec_attr(name))
-        f(self.tile, "flipped", BOOL, "The tile has flipped.", lambda t: t.flipped)
-        f(self.tile, "cubes", INT, "Coal, iron or beer left on the tile.", lambda t: t.cubes)
-        f(self.tile, "slot", self.slot, "Slot it stands on.", lambda t: t.slot)
-        f(self.tile, "location", self.location, "Location it stands in.", lambda t: t.slot.location)
+        f(self.tile, "flipped", BOOL, "The tile has flipped.", attrgetter("flipped"))
+        f(self.tile, "cubes", INT, "Coal, iron or beer left on the tile.", attrgetter("cubes"))
+        f(self.tile, "slot", self.slot, "Slot it stands on.", attrgetter("slot"))
+        f(self.tile, "location", self.location, "Location it stands in.", attrgetter("slot.location"))
 
-        f(self.card, "kind", STR, "location, industry, wild_location or wild_industry.", lambda c: c.kind)
+        f(self.card, "kind", STR, "location, industry, wild_location or wild_industry.", attrgetter("kind"))
         f(self.card, "locations", ListType(self.location), "Locations it lets you build in (none for industry cards).",
-          lambda c: c.locations)
+          attrgetter("locations"))
         f(self.card, "industries", ListType(self.industry), "Industries it lets you build (all for location cards).",
-          lambda c: c.industries)
-        f(self.card, "name", STR, "What the card shows.", lambda c: c.name)
+          attrgetter("industries"))
+        f(self.card, "name", STR, "What the card shows.", attrgetter("name"))
 
-        f(self.merchant_tile, "location", self.location, "Merchant location of the space.", lambda m: m.location)
+        f(self.merchant_tile, "location", self.location, "Merchant location of the space.", attrgetter("location"))
         f(self.merchant_tile, "buys", ListType(self.industry), "Industries it buys (none for a blank tile).",
-          lambda m: m.buys)
-        f(self.merchant_tile, "has_beer", BOOL, "A barrel lies beside the tile.", lambda m: m.has_beer)
+          attrgetter("buys"))
+        f(self.merchant_tile, "has_beer", BOOL, "A barrel lies beside the tile.", attrgetter("has_beer"))
 
         for name in ("links", "money", "coal", "beer"):
             f(self.network_option, name, INT, f"{name.capitalize()} for the whole action.", _attr(name))
@@ -268,7 +269,7 @@ class BrassVocabulary:
         name("loan", self.loan_terms, "The terms of a Loan (amount, income_levels).", "loan.amount",
              lambda env: None)
         name("income", self.income_terms, "Facts of the income track.", "income.lowest_level", lambda env: None)
-        name("me", self.player, "The player taking the action.", "me.money >= 5", lambda env: game(env).me)
+        name("me", self.player, "The player taking the action.", "me.money >= 5", _me)
         name("players", ListType(self.player), "Every player, in seat order.", "count(p in players)",
              lambda env: list(game(env).players))
         name("era", self.era, "The current era.", "era == \"canal\"", lambda env: game(env).era)
@@ -356,6 +357,14 @@ class BrassVocabulary:
            "link_owner(k) == me", lambda env, k: _link_owner(game(env), k))
 
 
+def _me(env: Env) -> Any:
+    """`me`, the most read name of all: `game(env)` written out (one call, not two)."""
+    context = env.context
+    if context is None:
+        raise ValueError("this expression needs a game in progress")
+    return context.me
+
+
 def _links_at(g: GameQueries, location: str) -> list[str]:
     placed = g.state.links
     return [k for k, spec in g.ruleset.links.items() if k in placed and location in spec.ends]
@@ -369,11 +378,16 @@ def _link_owner(g: GameQueries, link: str) -> Any:
 
 
 def _attr(name: str) -> Callable[[Any], Any]:
-    return lambda obj: getattr(obj, name)
+    return attrgetter(name)  # a C function: a field read is one call, not two
 
 
 def _spec_attr(name: str) -> Callable[[Any], Any]:
-    return lambda tile: getattr(tile.spec, name)
+    return attrgetter(f"spec.{name}")
+
+
+def _by_id(table: Mapping[str, Any], name: str) -> Callable[[str], Any]:
+    """A field of the static objects of a table, read by id: one dict lookup (a C call)."""
+    return {key: getattr(value, name) for key, value in table.items()}.__getitem__
 
 
 def _top_position(rs: Any, level: int) -> int:
