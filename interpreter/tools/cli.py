@@ -10,9 +10,12 @@
     brass play [RULESET] --from SETUP.yaml [--seats ...]
                                    play from a chosen position (a scenario's given; docs/scenarios.md)
     brass replay RECORD [--step]   replay a saved game move by move
-    brass replay --trace FILE [--links-per-player N]
+    brass replay --trace FILE [--ruleset R] [--links-per-player N]
                                    replay a real recorded game (brass-birmingham-trace/v1) and compare
                                    every step with the record; print "0 differences" and the scores
+    brass replay --trace DIR_OR_FILE... [--ruleset R] [--links-per-player N] [--json]
+                                   replay many (a folder: every *.trace.json in it); a table of the
+                                   games, the actions matched and the first differences by what differs
     brass diff A B [--json]        what ruleset B changes against ruleset A (values, conditions,
                                    entries added or removed), each with its FILE:LINE:COL
     brass explain SETUP.yaml ACTION [RULESET]
@@ -187,14 +190,19 @@ def _parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="replay a saved game move by move")
     replay.add_argument("record", nargs="?", help="a saved game (the JSON written by `brass play`'s s)")
-    replay.add_argument("--trace", metavar="FILE",
-                        help="instead of RECORD: a real game in the brass-birmingham-trace/v1 format "
-                             "(docs/real-games.md); compared step by step with our engine")
+    replay.add_argument("--trace", metavar="DIR_OR_FILE", nargs="+",
+                        help="instead of RECORD: real games in the brass-birmingham-trace/v1 format "
+                             "(docs/real-games.md), compared step by step with our engine; a folder means "
+                             "every *.trace.json in it. One file: every round and the first difference in "
+                             "detail; more, or a folder: a table of where each game stops")
     replay.add_argument("--links-per-player", type=int, metavar="N",
                         help="with --trace: replay with N link tiles per player instead of the ruleset's "
                              "(the upstream engine has no limit; 2 of the 5 real games exceed 14)")
+    replay.add_argument("--json", action="store_true",
+                        help="with --trace: print the summary of the games as JSON (stable; same exit status)")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each move (q stops)")
-    replay.add_argument("--ruleset", help="ruleset to replay with (default: the one named in the record)")
+    replay.add_argument("--ruleset", help="ruleset to replay with (default: the one named in the record; "
+                                          f"with --trace, {DEFAULT_RULESET})")
     replay.set_defaults(run=run_replay)
 
     explain = commands.add_parser("explain", help="why an action is illegal in a given position, or what it does")
@@ -454,6 +462,8 @@ def run_replay(args: argparse.Namespace) -> int:
         return run_replay_trace(args)
     if not args.record:
         raise BrassError("replay needs a saved game RECORD or --trace FILE")
+    if args.json or args.links_per_player is not None:
+        raise BrassError("--json and --links-per-player go with --trace")
     from rich.console import Console
 
     from interpreter.tools.play import run_replay as replay
@@ -466,29 +476,21 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_replay_trace(args: argparse.Namespace) -> int:
-    from interpreter.tools.trace import load_trace, replay_trace, ruleset_with_links
+    """Exit 0 when every game replays to the end with 0 differences, else 1."""
+    from pathlib import Path
+
+    from interpreter.tools.trace import ruleset_with_links
+    from interpreter.tools.trace_cli import replay_many_traces, replay_one_trace
 
     if args.step or args.record:
-        raise BrassError("--trace replays a whole recorded game: give no RECORD and no --step")
-    trace = load_trace(args.trace)
+        raise BrassError("--trace replays whole recorded games: give no RECORD and no --step")
     ruleset = load_ruleset(args.ruleset or DEFAULT_RULESET)
     if args.links_per_player is not None:
         ruleset = ruleset_with_links(args.ruleset or DEFAULT_RULESET, args.links_per_player)
-    name = os.path.basename(args.trace).removesuffix(".json").removesuffix(".trace")
-    print(f"{name}: {trace['playerCount']} players, {len(trace['steps'])} actions, ruleset {ruleset.name}")
-    result = replay_trace(ruleset, trace, name, progress=print)
-    for note in result.notes:
-        print(f"  mapping: {note}")
-    if result.differences:
-        for difference in result.differences:
-            print(difference.describe())
-        print(f"{len(result.differences)} difference(s) after {result.steps} of {result.total} steps matched")
-        return 1
-    print(f"0 differences ({result.steps} steps)")
-    for row in result.final:
-        print(f"  {row['place']}. player {row['seat']} (trace player {row['seat'] - 1}): {row['vp']} VP, "
-              f"income level {row['income_level']} (space {row['income_position']}), £{row['money']}")
-    return 0
+    one = Path(args.trace[0])
+    if len(args.trace) == 1 and one.exists() and not one.is_dir() and not args.json:
+        return replay_one_trace(ruleset, args.trace[0])
+    return replay_many_traces(ruleset, args.trace, args.json, _progress_bar if sys.stderr.isatty() else None)
 
 
 def run_explain(args: argparse.Namespace) -> int:

@@ -13,8 +13,11 @@ The work is split by job:
 - `trace_shape.py`: the shape of every value the replay reads, checked when a trace is loaded;
 - `trace_mapping.py`: the trace's ids of cards, locations, links, slots, merchant tiles, players -> ours;
 - `trace_setup.py`: dealing our game exactly as the trace (opening deal, merchants, Rail-era deal);
-- `trace_actions.py`: a recorded action as one of ours, our engine's questions answered from its effects;
-- `trace_replay.py`: replaying every step and comparing it with the record.
+- `trace_actions.py`: a recorded action as one of ours, our engine's questions answered from its effects
+  (inside the action, `ChoiceResolver`; at the round's end, `RoundEndAnswers`);
+- `trace_sources.py`: the sources named per part where the trace gives them only in total (a double rail);
+- `trace_replay.py`: replaying every step and comparing it with the record;
+- `trace_bulk.py`: many traces, the table of where each stops (`replay_traces`); `trace_cli.py`: `brass replay --trace`.
 """
 
 from __future__ import annotations
@@ -28,7 +31,15 @@ from typing import Any
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.guards import parse_json, read_text
-from interpreter.tools.trace_actions import PRODUCED, ChoiceResolver, answers_for, whole_action
+from interpreter.tools.trace_actions import (
+    PRODUCED,
+    ChoiceResolver,
+    RoundEndAnswers,
+    Trial,
+    answers_for,
+    try_action,
+    whole_action,
+)
 from interpreter.tools.trace_mapping import (
     CARD_ID,
     INDUSTRY_CARD_FACES,
@@ -40,11 +51,12 @@ from interpreter.tools.trace_mapping import (
 from interpreter.tools.trace_replay import Difference, ReplayResult, replay_trace
 from interpreter.tools.trace_setup import deal_rail_from_trace, game_from_trace_setup
 from interpreter.tools.trace_shape import check_trace_shape
+from interpreter.tools.trace_sources import SourcesChoice, choose_sources
 
 __all__ = ["CARD_ID", "FORMAT", "INDUSTRY_CARD_FACES", "MERCHANT_TILES", "PRODUCED", "ChoiceResolver", "Difference",
-           "ReplayResult", "TraceError", "TraceMapping", "answers_for", "check_trace_shape", "deal_rail_from_trace",
-           "game_from_trace_setup", "load_trace", "location_id", "replay_trace", "replay_trace_file",
-           "ruleset_with_links", "whole_action"]
+           "ReplayResult", "RoundEndAnswers", "SourcesChoice", "TraceError", "TraceMapping", "Trial", "answers_for",
+           "check_trace_shape", "choose_sources", "deal_rail_from_trace", "game_from_trace_setup", "load_trace",
+           "location_id", "replay_trace", "replay_trace_file", "ruleset_with_links", "try_action", "whole_action"]
 
 FORMAT = "brass-birmingham-trace/v1"
 

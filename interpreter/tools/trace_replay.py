@@ -11,10 +11,11 @@ from typing import Any
 
 from interpreter.engine.game import Game, IllegalAction
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.trace_actions import ChoiceResolver, answers_for, whole_action
+from interpreter.tools.trace_actions import ChoiceResolver, RoundEndAnswers, try_action, whole_action
 from interpreter.tools.trace_mapping import CARD_ID, TraceError, TraceMapping
 from interpreter.tools.trace_setup import deal_rail_from_trace, game_from_trace_setup
 from interpreter.tools.trace_shape import check_trace_shape
+from interpreter.tools.trace_sources import choose_sources
 
 
 @dataclass
@@ -25,11 +26,39 @@ class Difference:
     ours: Any
     action: dict[str, Any] | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)  # the rules the refusal, the question or our step cites
+
+    @property
+    def group(self) -> str:
+        """What differs, for grouping many games' differences: the columns or fields that differ
+        (`players: VP`, `board tiles: cubes`), else `what`."""
+        fields = _DIFFERING_FIELDS.get(self.what)
+        if fields is None:
+            return self.what
+        name, columns = fields
+        changed: set[str] = set()
+        if isinstance(self.trace, list) and isinstance(self.ours, list):  # one row per player
+            for theirs, ours in zip(self.trace, self.ours, strict=False):
+                changed |= {c for c, a, b in zip(columns, theirs, ours, strict=False) if a != b}
+        elif isinstance(self.trace, dict) and isinstance(self.ours, dict):  # one row per slot
+            for key in set(self.trace) | set(self.ours):
+                theirs, ours = self.trace.get(key), self.ours.get(key)
+                if theirs is None or ours is None:
+                    changed.add("tile")
+                else:
+                    changed |= {c for c, a, b in zip(columns, theirs, ours, strict=False) if a != b}
+        return f"{name}: {', '.join(c for c in columns if c in changed) or 'order'}" if changed else name
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "what": self.what, "group": self.group, "trace": self.trace, "ours": self.ours,
+                "rules": self.rules}
 
     def describe(self) -> str:
         lines = [f"step seq {self.seq}: {self.what} differs",
                  f"  trace: {json.dumps(self.trace)}",
                  f"  ours:  {json.dumps(self.ours)}"]
+        if self.rules:
+            lines.append(f"  rules: {', '.join(self.rules)}")
         if "R-SETUP-08" in str(self.ours):
             lines.append("  note: the upstream engine does not limit link tiles; the rulebook gives 14 per "
                          "player (R-SETUP-08). Replay with --links-per-player 99 to go on.")
@@ -39,6 +68,14 @@ class Difference:
             lines.append("  our log for this step:")
             lines += [f"    {json.dumps(entry)}" for entry in self.log]
         return "\n".join(lines)
+
+
+PLAYER_COLUMNS = ("money", "income space", "income level", "VP")
+TILE_COLUMNS = ("owner", "industry", "level", "cubes", "flipped")
+_DIFFERING_FIELDS = {
+    "players [money, income space, income level, VP]": ("players", PLAYER_COLUMNS),
+    "board tiles [owner, industry, level, cubes, flipped]": ("board tiles", TILE_COLUMNS),
+}
 
 
 @dataclass
@@ -124,6 +161,33 @@ class _Place:
         return "in its setup" if self.seq is None else f"at step seq {self.seq}"
 
 
+def _whole_refusal(game: Game, action: dict[str, Any] | None) -> IllegalAction | None:
+    """The refusal of the whole action, as `Game.apply` gives it (on a copy): a decision taken alone
+    can be refused for another reason (a second rail link without link tiles left is judged with the
+    action by R-SETUP-08; alone, the action has ended and the link starts nothing)."""
+    if action is None or game.pending is not None or game.question is not None:
+        return None
+    try:
+        game.copy().apply(action)
+    except IllegalAction as refused:
+        return refused
+    return None
+
+
+def _rules_of(refused: IllegalAction) -> list[str]:
+    """The rule IDs a refusal cites, each once, in order."""
+    return list(dict.fromkeys(f.rule for f in refused.failures if f.rule))
+
+
+def _rules_of_log(ruleset: Ruleset, log: list[dict[str, Any]]) -> list[str]:
+    """The rules our step's log entries point to: a shortfall cites the ruleset's shortfall rules."""
+    rules: list[str] = []
+    if any(entry.get("event") == "shortfall" for entry in log):
+        shortfall = ruleset.data.get("economy", {}).get("shortfall", {})
+        rules += [r for r in shortfall.get("rules", []) if isinstance(r, str)]
+    return rules
+
+
 def _what_is_wrong(error: Exception) -> str:
     if isinstance(error, KeyError):
         return f"it refers to {error.args[0]!r}, which it does not define (or lacks that key)"
@@ -142,8 +206,11 @@ def _replay(ruleset: Ruleset, trace: dict[str, Any], name: str, progress: Callab
     hands = {mapping.player(n): Counter(h) for n, h in enumerate(trace["setup"]["hands"])}  # trace ids
     say = progress or (lambda text: None)
 
-    def differ(seq: int, what: str, theirs: Any, ours: Any, action: Any = None, log: Any = ()) -> ReplayResult:
-        result.differences.append(Difference(seq, what, theirs, ours, action, list(log)))
+    def differ(seq: int, what: str, theirs: Any, ours: Any, action: Any = None, log: Any = (),
+               rules: list[str] | None = None) -> ReplayResult:
+        entries = list(log)
+        result.differences.append(Difference(seq, what, theirs, ours, action, entries,
+                                             rules if rules is not None else _rules_of_log(ruleset, entries)))
         return result
 
     for step in steps:
@@ -158,15 +225,35 @@ def _replay(ruleset: Ruleset, trace: dict[str, Any], name: str, progress: Callab
         try:
             action = whole_action(game, step, mapping)
             resolver = ChoiceResolver(game, step, mapping)
-            action["answers"] = answers_for(game, action, resolver)
-            if resolver.problems:
+            trial = try_action(game, action, resolver)
+            chosen = choose_sources(game, step, mapping, action, trial)
+            action = chosen.action
+            if chosen.refused is not None:
+                return differ(seq, f"{', '.join(chosen.resources)} source", chosen.recorded,
+                              f"illegal: {chosen.refused}", action, rules=_rules_of(chosen.refused))
+            if resolver.problems and not chosen.named:
                 return differ(seq, "engine choice", resolver.problems, "no matching option", action)
             held_wild = {c.id for c in game.table.me.hand if c.wild}
+            before = game.copy() if (step.get("roundEnd") or {}).get("eraEnd") else None  # see RoundEndAnswers
             game.apply(action)
         except IllegalAction as refused:
-            return differ(seq, "legality", "legal", f"illegal: {refused}", action, game.state.log[start:])
+            refused = _whole_refusal(game, action) or refused
+            return differ(seq, "legality", "legal", f"illegal: {refused}", action, game.state.log[start:],
+                          rules=_rules_of(refused))
         except TraceError as error:
             return differ(seq, "import of the recorded action", step["action"], str(error), action)
+        round_end_answers = RoundEndAnswers(game, step, mapping, before=before, action=action)
+        try:
+            answered = round_end_answers.answer_all()
+        except IllegalAction as refused:
+            return differ(seq, "answer at the round's end", round_end_answers.given, f"illegal: {refused}", action,
+                          game.state.log[start:], rules=_rules_of(refused))
+        result.notes += round_end_answers.notes
+        if not answered:
+            problem = round_end_answers.problem or {}
+            return differ(seq, "tiles removed for unpaid income" if "recorded" in problem else "question at the "
+                          "round's end", problem.get("recorded"), problem, action, game.state.log[start:],
+                          rules=[problem["rule"]] if problem.get("rule") else [])
         log = game.state.log[start:]
         # card flow, with the wild cards our engine handed out matched to the trace's
         effects = step["effects"]

@@ -51,8 +51,10 @@ EFFECTS = {
     "merchantBarrels": Omittable(BARRELS),
     "cardsSpent": Omittable(ListOf(str)),
     "cardsGained": Omittable(ListOf(str)),
-    "players": Omittable(ListOf({"player": int, "matTilesRemoved": Omittable(ListOf(str))})),
+    "players": Omittable(ListOf({"player": int, "money": Omittable(ListOf(int, at_least=2)),
+                                 "matTilesRemoved": Omittable(ListOf(str))})),
 }
+SOURCE = {"location": str, "slotIndex": int}
 ACTION = {
     "type": str,
     "cardId": Omittable(str),
@@ -63,7 +65,11 @@ ACTION = {
     "links": Omittable(ListOf(int)),
     "removals": Omittable(ListOf(str)),
     "sales": Omittable(ListOf({"location": str, "slotIndex": int, "merchant": str,
-                              "useMerchantBeer": Omittable(bool)})),
+                              "useMerchantBeer": Omittable(bool),
+                              "beerSources": Omittable(ListOf({"kind": str, "location": Omittable(str),
+                                                               "slotIndex": Omittable(int)}), null=True)})),
+    "ironSources": Omittable(ListOf({**SOURCE, "count": Omittable(int)}), null=True),
+    "beerSource": Omittable(SOURCE, null=True),
 }
 ROUND_END = {
     "effects": Omittable(EFFECTS),
