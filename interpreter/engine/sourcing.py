@@ -121,6 +121,7 @@ class Sourcing:
     def ranked(self, resource: Resource, player: Player, at: list[str],
                action: str | None) -> list[tuple[tuple[int, int], PlacedTile]]:
         """Eligible producers with a rank: only the best rank may be used (R-COAL-02, R-COAL-06)."""
+        self.network.update(self.state.links)  # a link placed by this very action counts (R-COAL-01)
         ranked: list[tuple[tuple[int, int], PlacedTile]] = []
         seen: set[str] = set()
         free_mix = resource.choice == "any_mix"
