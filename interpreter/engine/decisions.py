@@ -242,7 +242,8 @@ class DecisionEngine:
 
     def part_completable(self, part: ActionPart, env: Env, start: int = 0) -> bool:
         """Some choice of the params from `start` on meets every precondition of the part."""
-        key = (id(part), start, *map(env.vars.get, self.reads(part, start)))
+        reads = self.reads_cache.get((id(part), start)) or self.reads(part, start)  # (never empty: the action)
+        key = (id(part), start, *map(env.vars.get, reads))
         found = self.memo.get(key)
         if found is None:
             found = self.memo[key] = self._completable(part, env, start)
@@ -265,16 +266,25 @@ class DecisionEngine:
         return found
 
     def _completable(self, part: ActionPart, env: Env, start: int) -> bool:
-        plan = self.plan(part)
+        plan = self.plans.get(id(part)) or self.plan(part)
         if start == 0:
             self.bind_derived(plan.derived_first, env)
             if not self.all_hold(plan.requires_first, env):
                 return False
         if start >= len(part.params):
             return plan.then is None or self._then_completable(plan.then, env)
+        # try_value and unbind written out: this loop runs for every value tried in every search
+        name = part.params[start].name
+        derived, checks = plan.derived_at[start], plan.requires_at[start]
+        vars = env.vars
         for value in self.domain(part, start, env):
-            ok = self.try_value(plan, start, value, env) and self.part_completable(part, env, start + 1)
-            self.unbind(plan, start, env)
+            vars[name] = value
+            if derived:
+                self.bind_derived(derived, env)
+            ok = self.all_hold(checks, env) and self.part_completable(part, env, start + 1)
+            vars.pop(name, None)
+            for derived_name, _ in derived:
+                vars.pop(derived_name, None)
             if ok:
                 return True
         return False

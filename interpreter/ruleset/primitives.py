@@ -186,8 +186,8 @@ class BrassVocabulary:
           _by_id(rs.industries, "produces"))
 
         f(self.resource, "name", STR, "Printed name.", _by_id(rs.resources, "name"))
-        f(self.era, "name", STR, "Printed name.", lambda e: rs.era(e).name)
-        f(self.era, "link_kind", STR, "'canal' or 'rail'.", lambda e: rs.era(e).link_kind)
+        f(self.era, "name", STR, "Printed name.", _era_field(rs, "name"))
+        f(self.era, "link_kind", STR, "'canal' or 'rail'.", _era_field(rs, "link_kind"))
         f(self.era, "network", ListType(self.network_option), "Network options of the era.",
           lambda e: rs.era(e).network, max_length=self.sizes.network_options)
 
@@ -383,6 +383,20 @@ def _attr(name: str) -> Callable[[Any], Any]:
 
 def _spec_attr(name: str) -> Callable[[Any], Any]:
     return attrgetter(f"spec.{name}")
+
+
+def _era_field(rs: Any, name: str) -> Callable[[str], Any]:
+    """A field of an era, read by id; remembered on first use (the eras are compiled after the
+    vocabulary is built, so the table cannot be made up front)."""
+    known: dict[str, Any] = {}
+
+    def get(era_id: str) -> Any:
+        found = known.get(era_id, known)
+        if found is known:
+            found = known[era_id] = getattr(rs.era(era_id), name)
+        return found
+
+    return get
 
 
 def _by_id(table: Mapping[str, Any], name: str) -> Callable[[str], Any]:
