@@ -108,12 +108,21 @@ class WholeActionSearch:
         # The last choice of a part needs no search for a completion: its preconditions are all
         # judged once it is bound (unless a repeated part must follow it: `plan.then`).
         last = i + 1 == len(part.params) and plan.then is None
-        for value in decisions.domain(part, i, env):
-            if decisions.try_value(plan, i, value, env) and (last or decisions.part_completable(part, env, i + 1)):
+        derived, checks, vars = plan.derived_at[i], plan.requires_at[i], env.vars
+        for value in decisions.domain(part, i, env):  # try_value and unbind written out: the hot loop
+            vars[name] = value
+            if derived:
+                decisions.bind_derived(derived, env)
+            if decisions.all_hold(checks, env) and (last or decisions.part_completable(part, env, i + 1)):
                 chosen[name] = encode(value)
-                self._bind_from(part, i + 1, chosen, out)
+                if last:
+                    out.append(dict(chosen))
+                else:
+                    self._bind_from(part, i + 1, chosen, out)
                 del chosen[name]
-            decisions.unbind(plan, i, env)
+            vars.pop(name, None)
+            for derived_name, _ in derived:
+                vars.pop(derived_name, None)
 
     # -- repetitions ------------------------------------------------------------------------------
 
