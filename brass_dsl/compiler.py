@@ -29,10 +29,9 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from brass_dsl import typed
+from brass_dsl import ast, typed
 from brass_dsl.checker import check
 from brass_dsl.errors import DslEvaluationError
-from brass_dsl.parser import parse
 from brass_dsl.registry import Registry
 from brass_dsl.runtime import Env
 from brass_dsl.source import ExpressionOrigin
@@ -79,13 +78,19 @@ def compile_expression(
     *,
     expect: DslType | None = None,
     origin: ExpressionOrigin | None = None,
+    tree: ast.Node | None = None,
 ) -> CompiledExpression:
     """Parse, check and compile `text`; raise DslError (or DslErrors) if it is wrong.
 
     With `expect`, the expression must have that type. `origin` locates the text in
-    its file, for error positions.
+    its file, for error positions. `tree`, when given, is `parse(text)` obtained earlier (a
+    ruleset's cached trees): the text is then not parsed again, and Lark is not even imported.
     """
-    checked = check(parse(text, origin), registry, text, expect=expect, origin=origin)
+    if tree is None:
+        from brass_dsl.parser import parse  # Lark, imported only when a text is parsed
+
+        tree = parse(text, origin)
+    checked = check(tree, registry, text, expect=expect, origin=origin)
     fn = _Compiler(text, origin).compile(checked.tree)
     return CompiledExpression(text, checked.tree.type, origin, checked.names_used, checked.functions_used, fn)
 

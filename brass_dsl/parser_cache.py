@@ -3,37 +3,29 @@
 Building the LALR tables takes tens of milliseconds in every new process (each `brass`
 command); loading them takes a few. Lark's own cache is a pickle, and unpickling a file runs
 whatever code the file asks for: anyone able to plant that file would run code as the user.
-So the tables are cached here instead, as JSON (which can only describe data), and a cache
-file is used only when nobody else could have written it:
-
-* the folder is `$XDG_CACHE_HOME/brass` (else `~/.cache/brass`), created with mode 0700;
-  a folder that is a symbolic link, belongs to another user or that the group or others may
-  write to is not used at all (the tables are then built in memory, every time);
-* the file must be a regular file of the current user that only they may write, no larger
-  than `MAX_CACHE_BYTES`; it is replaced atomically (written to a private temporary file,
-  then renamed), never written in place;
-* it starts with a key: a hash of the grammar, the parser options, the Lark and Python
-  versions and this format's version. Any difference, or anything unreadable, and the tables
-  are rebuilt and the file rewritten.
+So the tables are cached here instead, as JSON (which can only describe data), in the private
+cache folder of `cache_files` (a folder or a file that anyone else could write to is not used).
+The file starts with a key: a hash of the grammar, the parser options, the Lark and Python
+versions and this format's version. Any difference, or anything unreadable, and the tables
+are rebuilt and the file rewritten.
 
 Set BRASS_NO_PARSER_CACHE=1 to build the tables every time.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
-import stat
 import sys
-import tempfile
 from typing import Any
 
 import lark
 from lark import Lark
 from lark.grammar import Rule
 from lark.lexer import TerminalDef
+
+from brass_dsl.cache_files import cache_folder, private_folder, read_private, write_private
 
 __all__ = ["CACHE_FILE_NAME", "MAX_CACHE_BYTES", "cache_folder", "cached_lark"]
 
@@ -57,32 +49,12 @@ def cached_lark(grammar: str, **options: Any) -> Lark:
     return parser
 
 
-def cache_folder() -> str:
-    """Where the cache lives: `$XDG_CACHE_HOME/brass`, else `~/.cache/brass`."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "brass")
-
-
 def _cache_path() -> str | None:
     """The cache file's path, or None when there must be no cache (turned off, or an unsafe folder)."""
     if os.environ.get("BRASS_NO_PARSER_CACHE"):
         return None
-    folder = cache_folder()
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        info = os.lstat(folder)
-    except (OSError, ValueError):
-        return None
-    if not stat.S_ISDIR(info.st_mode) or not _private(info):
-        return None
-    return os.path.join(folder, CACHE_FILE_NAME)
-
-
-def _private(info: os.stat_result) -> bool:
-    """Owned by the current user, and neither the group nor others may write to it."""
-    getuid = getattr(os, "getuid", None)  # not on Windows, where the folder is the user's profile
-    owned = getuid is None or info.st_uid == getuid()
-    return owned and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    folder = private_folder()
+    return None if folder is None else os.path.join(folder, CACHE_FILE_NAME)
 
 
 def _key(grammar: str, options: dict[str, Any]) -> str:
@@ -112,16 +84,9 @@ def _load(path: str, key: str) -> Lark | None:
 
 def _read_private(path: str) -> str | None:
     """The file's text if it is a regular file of ours that nobody else can write, else None."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)  # never follow a link planted in its place
-    try:
-        fd = os.open(path, flags)
-    except (OSError, ValueError):
+    raw = read_private(path, MAX_CACHE_BYTES)
+    if raw is None:
         return None
-    with os.fdopen(fd, "rb") as file:
-        info = os.fstat(file.fileno())
-        if not stat.S_ISREG(info.st_mode) or not _private(info) or info.st_size > MAX_CACHE_BYTES:
-            return None
-        raw = file.read(MAX_CACHE_BYTES + 1)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -147,18 +112,7 @@ def _save(path: str, key: str, parser: Lark) -> None:
     body = json.dumps(_encode(tables), separators=(",", ":"))
     if json.loads(body, object_hook=_decode_object) != tables:
         return  # a Lark version whose tables hold something this encoding does not keep
-    folder = os.path.dirname(path)
-    try:
-        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".parser-", suffix=".tmp")  # mode 0600
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(key + "\n" + body)
-        os.replace(temporary, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+    write_private(path, (key + "\n" + body).encode("utf-8"), ".parser-")
 
 
 def _encode(value: Any) -> Any:

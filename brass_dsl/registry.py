@@ -18,7 +18,6 @@ item type for every other list (all slots, all cards, …).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -239,5 +238,7 @@ def _binding_getter(name: str) -> Callable[[Env], Any]:
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """'; did you mean 'x'?' for the closest candidate, or '' when none is close."""
+    import difflib  # only for a message: not imported with the module
+
     matches = difflib.get_close_matches(word, list(candidates), n=1)
     return f"; did you mean '{matches[0]}'?" if matches else ""

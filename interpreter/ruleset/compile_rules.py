@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from brass_dsl import BOOL, INT, STR, DslError, ListType, Registry, compile_expression
+from brass_dsl import BOOL, INT, STR, DslError, ListType, Registry, ast, compile_expression
 from brass_dsl.source import ExpressionOrigin, SourcePos
 from interpreter.ruleset.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectSpec
 from interpreter.ruleset.errors import DiagnosticSink
@@ -44,10 +44,14 @@ SCALARS = {"int": INT, "bool": BOOL, "str": STR}
 class RulesetCompiler:
     """Compiles the expression-bearing sections of one validated ruleset."""
 
-    def __init__(self, doc: Document, registry: Registry, sink: DiagnosticSink) -> None:
+    def __init__(self, doc: Document, registry: Registry, sink: DiagnosticSink,
+                 trees: dict[str, ast.Node] | None = None) -> None:
         self.doc = doc
         self.registry = registry
         self.sink = sink
+        # The syntax tree of every text compiled, by text: given (from the ruleset cache), each
+        # text found there is not parsed again; every text parsed here is added.
+        self.trees: dict[str, ast.Node] = {} if trees is None else trees
         # Round, era and game ends are nobody's turn: `me` would silently mean whoever happened
         # to be the current player, so it is refused there when the ruleset loads.
         self.outside_actions = registry.without(
@@ -65,7 +69,12 @@ class RulesetCompiler:
 
     def _compile(self, text: str, origin: ExpressionOrigin, registry: Registry, expect: Any) -> Any:
         try:
-            return compile_expression(text, registry, expect=expect, origin=origin)
+            tree = self.trees.get(text)
+            if tree is None:
+                from brass_dsl.parser import parse  # Lark: imported only when a text is parsed
+
+                tree = self.trees[text] = parse(text, origin)
+            return compile_expression(text, registry, expect=expect, origin=origin, tree=tree)
         except DslError as error:  # `errors` lists every error found in the expression
             for each in error.errors:
                 self._report(each)

@@ -7,7 +7,6 @@ reports each broken reference at the file, line and column that wrote it, with a
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -43,6 +42,8 @@ class CrossChecker:
         known = list(known)
         if value in known:
             return True
+        import difflib  # only for a message: not imported with the module
+
         hint = difflib.get_close_matches(str(value), [str(k) for k in known], n=1)
         suffix = f"; did you mean '{hint[0]}'?" if hint else ""
         self.error(path, f"unknown {what} '{value}'{suffix}")

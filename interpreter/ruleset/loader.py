@@ -6,25 +6,25 @@
 Each stage collects every problem it finds; a stage runs only when the one before
 it found none (a cross-reference check on a malformed section would only produce
 noise). A loaded ruleset is cached per process and served again as long as none of
-its files (nor its bases' files) changed.
+its files (nor its bases' files) changed. Between processes, what reading and checking
+a valid ruleset concluded is cached on disk (`ruleset_cache`): a new process then only
+builds the model and compiles the expressions.
 """
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 from typing import Any
 
 import rulesets
+from brass_dsl import ast
 from brass_dsl.source import SourcePos
+from interpreter.ruleset import ruleset_cache
 from interpreter.ruleset.compile_rules import RulesetCompiler
-from interpreter.ruleset.crossref import check_references
 from interpreter.ruleset.errors import Diagnostic, DiagnosticSink, RulesetError
-from interpreter.ruleset.merge import resolve_extends
 from interpreter.ruleset.model import Ruleset, build_static_model
 from interpreter.ruleset.primitives import build_registry
-from interpreter.ruleset.ruleset_files import ROOT_FILE, display_name, path_problem, shorten
-from interpreter.ruleset.schema import validate_structure
+from interpreter.ruleset.ruleset_files import ROOT_FILE, ReadLog, display_name, path_problem, shorten
 from interpreter.ruleset.yaml_source import Document
 
 DEFAULT_RULESET = "birmingham"
@@ -104,14 +104,44 @@ def clear_cache() -> None:
 
 
 def _load_uncached(folder: Path) -> Ruleset:
-    doc, chain = resolve_extends(folder, _resolve_for_extends, known_names=rulesets.builtin_names())
+    ruleset = _load_cached(folder)
+    return _load_checked(folder) if ruleset is None else ruleset
+
+
+def _load_cached(folder: Path) -> Ruleset | None:
+    """The ruleset built from what an earlier process found for exactly these files, or None."""
+    hit = ruleset_cache.lookup(folder, _resolve_for_extends)
+    if hit is None:
+        return None
+    sink = DiagnosticSink()
+    try:
+        ruleset = _compile(hit.document, sink, hit.trees)
+    except Exception:  # never seen: what is cached compiled without a problem; the full load will say why
+        return None
+    return None if sink.items else _finish(ruleset, hit.document, hit.chain)
+
+
+def _load_checked(folder: Path) -> Ruleset:
+    """Every stage, from the YAML files; the result is cached for the next process if valid."""
+    from interpreter.ruleset.crossref import check_references  # cerberus, imported only here
+    from interpreter.ruleset.merge import resolve_extends
+    from interpreter.ruleset.schema import validate_structure
+
+    log = ReadLog()
+    doc, chain = resolve_extends(folder, _resolve_for_extends, known_names=rulesets.builtin_names(), log=log)
     sink = DiagnosticSink()
     if not validate_structure(doc, sink):
         sink.raise_if_any()
     check_references(doc, sink)
     sink.raise_if_any()
-    ruleset = _compile(doc, sink)
+    trees: dict[str, ast.Node] = {}
+    ruleset = _compile(doc, sink, trees)
     sink.raise_if_any()
+    ruleset_cache.store(folder, chain, log, doc, trees)
+    return _finish(ruleset, doc, chain)
+
+
+def _finish(ruleset: Ruleset, doc: Document, chain: list[Path]) -> Ruleset:
     ruleset.folders = tuple(str(p) for p in chain)
     ruleset.source = doc  # the resolved Document with the position of every value (`brass diff`)
     ruleset.rule_folders = _rule_folders(doc, chain)
@@ -130,10 +160,11 @@ def _rule_folders(doc: Document, chain: list[Path]) -> dict[str, str]:
     return found
 
 
-def _compile(doc: Document, sink: DiagnosticSink) -> Ruleset:
-    """Build the model and compile every expression against its vocabulary."""
+def _compile(doc: Document, sink: DiagnosticSink, trees: dict[str, ast.Node]) -> Ruleset:
+    """Build the model and compile every expression against its vocabulary; `trees` holds the
+    syntax tree of texts already parsed, and receives those of the texts parsed here."""
     ruleset = Ruleset(**build_static_model(doc.data), merchants={}, eras=(), data=doc.data)
-    compiler = RulesetCompiler(doc, build_registry(ruleset), sink)
+    compiler = RulesetCompiler(doc, build_registry(ruleset), sink, trees)
     ruleset.eras = compiler.eras()
     ruleset.merchants = compiler.merchants()
     ruleset.round_end = compiler.round_end()
@@ -158,6 +189,8 @@ def _fingerprint(folders: tuple[str, ...]) -> tuple[Any, ...] | None:
 
 
 def _not_found(name: str) -> RulesetError:
+    import difflib  # only for a message: not imported with the module
+
     names = rulesets.builtin_names()
     hint = difflib.get_close_matches(name, names, n=1)
     suggestion = f"; did you mean '{hint[0]}'?" if hint else ""

@@ -19,14 +19,21 @@ value names the child's file.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
 from brass_dsl.source import ExpressionOrigin, SourcePos
 from interpreter.ruleset.errors import Diagnostic, DiagnosticSink, RulesetError
-from interpreter.ruleset.ruleset_files import ROOT_FILE, ReadBudget, display_name, load_folder, path_problem, shorten
+from interpreter.ruleset.ruleset_files import (
+    ROOT_FILE,
+    ReadBudget,
+    ReadLog,
+    display_name,
+    load_folder,
+    path_problem,
+    shorten,
+)
 from interpreter.ruleset.yaml_source import Document, kind_name
 
 __all__ = ["DIRECTIVES", "MAX_EXTENDS_DEPTH", "check_no_directives", "merge_documents", "resolve_extends"]
@@ -52,14 +59,16 @@ def resolve_extends(
     resolve_name: Callable[[str, Path], Path | None],
     known_names: Sequence[str] = (),
     display_root: Path | None = None,
+    log: ReadLog | None = None,
 ) -> tuple[Document, list[Path]]:
     """Load the ruleset in `folder` with all its bases merged in.
 
     Returns the merged Document (without the `extends` key) and the chain of
     folders, base first. `resolve_name(value, folder)` turns an `extends` value
-    into a folder or None; `known_names` feeds "did you mean" suggestions.
+    into a folder or None; `known_names` feeds "did you mean" suggestions; `log`
+    records the files read and the `extends` values (for the ruleset cache).
     """
-    loader = _ChainLoader(resolve_name, known_names, display_root)
+    loader = _ChainLoader(resolve_name, known_names, display_root, log)
     document = loader.load(Path(folder), [])
     return document, loader.chain
 
@@ -77,16 +86,20 @@ class _ChainLoader:
         resolve_name: Callable[[str, Path], Path | None],
         known_names: Sequence[str],
         display_root: Path | None,
+        log: ReadLog | None = None,
     ) -> None:
         self.resolve_name = resolve_name
         self.known_names = known_names
         self.display_root = display_root
+        self.log = log
         self.chain: list[Path] = []  # base first
         self.budget = ReadBudget()  # the bytes all folders of the chain may read together
 
     def load(self, folder: Path, extending: list[Path]) -> Document:
         """`folder` merged over its base; `extending` are the folders that extend it."""
-        document = load_folder(folder, self.display_root, self.budget)
+        document = load_folder(folder, self.display_root, self.budget, self.log)
+        if self.log is not None and isinstance(document.data.get(EXTENDS), str):
+            self.log.extends[folder] = document.data[EXTENDS]
         if EXTENDS not in document.data:
             check_no_directives(document)
             self.chain.append(folder)
@@ -487,6 +500,8 @@ def _base_has(base: Any, wanted: str) -> str:
 
 def _did_you_mean(word: Any, candidates: Sequence[Any]) -> str:
     """"; did you mean 'x'?" for the closest candidate, or "" if none is close."""
+    import difflib  # only for a message: not imported with the module
+
     names = {str(c): c for c in candidates}
     close = difflib.get_close_matches(str(word), list(names), n=1, cutoff=0.6)
     return f"; did you mean {_show(names[close[0]])}?" if close else ""

@@ -9,9 +9,10 @@ collected before raising, so one broken file does not hide errors in another.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
@@ -19,8 +20,8 @@ from brass_dsl.source import SourcePos
 from interpreter.ruleset.errors import Diagnostic, DiagnosticSink, RulesetError
 from interpreter.ruleset.yaml_source import MAX_FILE_BYTES, Document, kind_name, load_yaml_file, size_text
 
-__all__ = ["MAX_FILES", "MAX_PATH_LENGTH", "MAX_RULESET_BYTES", "ROOT_FILE", "ReadBudget", "display_name",
-           "load_folder", "path_problem", "shorten"]
+__all__ = ["MAX_FILES", "MAX_PATH_LENGTH", "MAX_RULESET_BYTES", "ROOT_FILE", "ReadBudget", "ReadLog",
+           "display_name", "file_digest", "load_folder", "path_problem", "ruleset_files", "shorten"]
 
 ROOT_FILE = "ruleset.yaml"
 T = TypeVar("T")
@@ -86,6 +87,22 @@ class ReadBudget:
         return True
 
 
+@dataclass
+class ReadLog:
+    """What one load read, for the ruleset cache (`ruleset_cache`): the digest of the bytes of
+    every file, in the order read, and the `extends` value of every folder that has one."""
+
+    files: dict[Path, str] = field(default_factory=dict)
+    extends: dict[Path, str] = field(default_factory=dict)
+
+    def read(self, path: Path, raw: bytes) -> None:
+        self.files[path] = file_digest(raw)
+
+
+def file_digest(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
 def display_name(path: Path, display_root: Path | None = None) -> str:
     """A file name for messages: relative to `display_root` (default: the current
     directory) when the file lies below it, else absolute."""
@@ -100,9 +117,10 @@ def display_name(path: Path, display_root: Path | None = None) -> str:
     return str(target)
 
 
-def load_folder(folder: Path, display_root: Path | None = None, budget: ReadBudget | None = None) -> Document:
+def load_folder(folder: Path, display_root: Path | None = None, budget: ReadBudget | None = None,
+                log: ReadLog | None = None) -> Document:
     """Load every section of the ruleset in `folder` into one Document; `budget` counts the
-    bytes read, shared by the folders of one `extends` chain."""
+    bytes read, shared by the folders of one `extends` chain; `log` records what was read."""
     folder = Path(folder)
     shown = display_name(folder, display_root)
     if not _is_file(folder / ROOT_FILE):
@@ -113,7 +131,7 @@ def load_folder(folder: Path, display_root: Path | None = None, budget: ReadBudg
     merged = Document({})
     for path in _ruleset_files(folder, display_root, sink):
         display = display_name(path, display_root)
-        document = _load_file(path, display, sink) if budget.take(path, display, sink) else None
+        document = _load_file(path, display, sink, log) if budget.take(path, display, sink) else None
         if document is not None:
             _add_sections(merged, document, sink)
     sink.raise_if_any()
@@ -132,6 +150,16 @@ def _is_dir(path: Path) -> bool:
         return path.is_dir()
     except OSError:
         return False
+
+
+def ruleset_files(folder: Path) -> list[Path] | None:
+    """The files `load_folder` would read, in its order; None if it would report a problem with
+    the folder itself (no ruleset.yaml, a `.yml` file, too many files)."""
+    if not _is_file(folder / ROOT_FILE):
+        return None
+    sink = DiagnosticSink()
+    found = _ruleset_files(folder, None, sink)
+    return None if sink.items else found
 
 
 def _ruleset_files(folder: Path, display_root: Path | None, sink: DiagnosticSink) -> list[Path]:
@@ -173,10 +201,10 @@ def _listing(folder: Path, display_root: Path | None, sink: DiagnosticSink) -> l
     return sorted(entries, key=lambda p: p.name)
 
 
-def _load_file(path: Path, display: str, sink: DiagnosticSink) -> Document | None:
+def _load_file(path: Path, display: str, sink: DiagnosticSink, log: ReadLog | None) -> Document | None:
     """One file's Document if it loads and holds a mapping; else report why."""
     try:
-        document = load_yaml_file(path, display)
+        document = load_yaml_file(path, display, None if log is None else lambda raw: log.read(path, raw))
     except RulesetError as error:
         sink.extend(error.diagnostics)
         return None

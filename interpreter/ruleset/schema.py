@@ -12,17 +12,17 @@ offending value.
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Iterator
-from typing import Any
-
-from cerberus import TypeDefinition, Validator
-from cerberus.errors import ValidationError
-from cerberus.schema import DefinitionSchema
+from typing import TYPE_CHECKING, Any
 
 from interpreter.ruleset.errors import DiagnosticSink
 from interpreter.ruleset.yaml_source import Document
+
+if TYPE_CHECKING:  # cerberus itself is imported when a ruleset is validated, not with this module
+    from cerberus import Validator
+    from cerberus.errors import ValidationError
+    from cerberus.schema import DefinitionSchema
 
 # --- building blocks -------------------------------------------------------------
 
@@ -282,22 +282,30 @@ SECTIONS: dict[str, dict[str, Any]] = {
 }
 
 
-class _RulesetValidator(Validator):
-    """cerberus with an `int` type that, unlike cerberus' `integer`, refuses booleans."""
+@functools.cache
+def _validator_class() -> type[Validator]:
+    """cerberus with an `int` type that, unlike cerberus' `integer`, refuses booleans (made on
+    first use: importing cerberus takes tens of milliseconds a cached ruleset need not spend)."""
+    from cerberus import TypeDefinition, Validator
 
-    types_mapping = Validator.types_mapping.copy()
-    types_mapping["int"] = TypeDefinition("int", (int,), (bool,))
+    class _RulesetValidator(Validator):
+        types_mapping = Validator.types_mapping.copy()
+        types_mapping["int"] = TypeDefinition("int", (int,), (bool,))
 
-    def _check_with_effect_step(self, field: str, value: Any) -> None:
-        if isinstance(value, dict) and len(value) != 1:
-            self._error(field, "an effect step names exactly one effect: `- name` or `- name: arguments`")
+        def _check_with_effect_step(self, field: str, value: Any) -> None:
+            if isinstance(value, dict) and len(value) != 1:
+                self._error(field, "an effect step names exactly one effect: `- name` or `- name: arguments`")
+
+    return _RulesetValidator
 
 
 @functools.cache
 def _definitions() -> DefinitionSchema:
     """SECTIONS as cerberus checks and expands it, once per process (a validator
     given a DefinitionSchema takes it as it is)."""
-    schema = _RulesetValidator(SECTIONS, allow_unknown=False).schema
+    from cerberus.schema import DefinitionSchema
+
+    schema = _validator_class()(SECTIONS, allow_unknown=False).schema
     assert isinstance(schema, DefinitionSchema)
     return schema
 
@@ -307,7 +315,7 @@ def validate_structure(doc: Document, sink: DiagnosticSink, *, partial: bool = F
     if not isinstance(doc.data, dict):
         sink.error(doc.pos(()), "a ruleset must be a mapping of sections")
         return False
-    validator = _RulesetValidator(_definitions(), allow_unknown=False)
+    validator = _validator_class()(_definitions(), allow_unknown=False)
     # No normalization: the schema has no rule that normalizes (coerce, default,
     # rename, purge), so it would only walk the whole document once more (and
     # cerberus' normalizer crashed on a mapping such as `{type: x}` written where
@@ -355,6 +363,8 @@ def _message(error: ValidationError, path: tuple) -> str:
     rule, constraint, value = error.rule, error.constraint, error.value
     if error.code == 0x03:  # unknown field
         allowed = _schema_keys(path[:-1])
+        import difflib  # only for a message: not imported with the module
+
         hint = difflib.get_close_matches(str(key), allowed, n=1)
         suggestion = (f"; did you mean '{hint[0]}'?" if hint
                       else f"; allowed keys: {', '.join(allowed)}" if allowed else "")

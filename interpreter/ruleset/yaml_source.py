@@ -29,20 +29,22 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import yaml
-from yaml.nodes import Node
+from typing import TYPE_CHECKING, Any
 
 from brass_dsl.source import ExpressionOrigin, SourcePos
 from interpreter.ruleset.errors import Diagnostic, RulesetError
-from interpreter.ruleset.yaml_build import Builder, resolve_plain
-from interpreter.ruleset.yaml_compose import FastLoader as _FastLoader  # a global here: tests switch it off
-from interpreter.ruleset.yaml_compose import Loader
-from interpreter.ruleset.yaml_diagnostics import marked_error, reader_error
+
+if TYPE_CHECKING:
+    from yaml.nodes import Node
+
+# PyYAML and the three helpers are imported when a file is first loaded, not with this module:
+# a game imports `Document` from here, and a ruleset served from the cache (`ruleset_cache`)
+# reads no YAML at all.
+_UNSET: Any = object()
+_FastLoader: Any = _UNSET  # libyaml's loader (None without libyaml), found on first use; tests switch it off
 
 __all__ = ["MAX_FILE_BYTES", "Document", "kind_name", "load_yaml_file", "load_yaml_text", "resolve_plain",
            "size_text"]
@@ -115,8 +117,16 @@ def kind_name(value: Any) -> str:
 # Public entry points
 
 
-def load_yaml_file(path: Path, display: str) -> Document:
-    """Read and load one file; all its problems are raised as one RulesetError."""
+def resolve_plain(text: str) -> Any:
+    """The value of an untagged plain scalar under the YAML 1.2 core schema (`yaml_build`)."""
+    from interpreter.ruleset.yaml_build import resolve_plain as resolve
+
+    return resolve(text)
+
+
+def load_yaml_file(path: Path, display: str, on_read: Callable[[bytes], None] | None = None) -> Document:
+    """Read and load one file; all its problems are raised as one RulesetError. `on_read`, if
+    given, is called with the bytes read (the ruleset cache keys on them)."""
     start = SourcePos(display, 1, 1)
     try:
         raw = _read_at_most(Path(path), MAX_FILE_BYTES)
@@ -131,6 +141,8 @@ def load_yaml_file(path: Path, display: str) -> Document:
         message = (f"the file is too large: more than {size_text(MAX_FILE_BYTES)}, the limit for one YAML file; "
                    "split it into several files")
         raise RulesetError([Diagnostic(start, message)])
+    if on_read is not None:
+        on_read(raw)
     return load_yaml_text(_decode(raw, display), display)
 
 
@@ -153,6 +165,8 @@ def load_yaml_text(text: str, display: str) -> Document:
 
 def _load_pure(text: str, display: str) -> Document:
     """Load with PyYAML's pure-Python parser: the reference behaviour and messages."""
+    from interpreter.ruleset.yaml_build import Builder
+
     builder = Builder(text, display)
     try:
         data = builder.build_root(_compose(text, display))
@@ -166,6 +180,11 @@ def _load_pure(text: str, display: str) -> Document:
 
 def _compose(text: str, display: str) -> Node | None:
     """The node tree of `text`; PyYAML's errors become one located diagnostic."""
+    import yaml
+
+    from interpreter.ruleset.yaml_compose import Loader
+    from interpreter.ruleset.yaml_diagnostics import marked_error, reader_error
+
     try:
         # PyYAML takes any loader class; its stubs list only PyYAML's own:
         return yaml.compose(text, Loader=Loader)  # type: ignore[arg-type]
@@ -187,10 +206,13 @@ def _load_fast(text: str, display: str) -> Document | None:
     A None result costs only the time libyaml spent before it gave up: every error
     is reported by `_load_pure`, never from here.
     """
-    if _FastLoader is None or not text.endswith("\n") or _FAST_PATH_REFUSES.search(text) is not None:
+    fast_loader = _fast_loader()
+    if fast_loader is None or not text.endswith("\n") or _FAST_PATH_REFUSES.search(text) is not None:
         return None
+    from interpreter.ruleset.yaml_build import Builder
+
     try:
-        loader = _FastLoader(text)
+        loader = fast_loader(text)
         try:
             root = loader.get_single_node()
         finally:
@@ -202,6 +224,16 @@ def _load_fast(text: str, display: str) -> Document | None:
     if builder.errors:
         return None
     return Document(data, builder.marks, builder.key_marks, builder.origins)
+
+
+def _fast_loader() -> Any:
+    """libyaml's loader class, or None (PyYAML built without libyaml, or switched off by a test)."""
+    global _FastLoader
+    if _FastLoader is _UNSET:
+        from interpreter.ruleset.yaml_compose import FastLoader
+
+        _FastLoader = FastLoader
+    return _FastLoader
 
 
 # --------------------------------------------------------------------------
