@@ -29,6 +29,7 @@ from interpreter.engine.setup import all_cards, new_state
 from interpreter.engine.state import GameState, Snapshot, state_from_dict, state_to_dict
 from interpreter.engine.table import Table
 from interpreter.engine.values import plain_move
+from interpreter.engine.view import SeatView
 from interpreter.engine.whole_actions import WholeActionSearch
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document
@@ -180,6 +181,12 @@ class Game:
             saved.restore(self._table.state)
             self._protocol.rollback(checkpoint)
             raise
+
+    def view(self, seat: int) -> SeatView:
+        """What player `seat` sees of this game: what a bot is given (see `view.py`)."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= len(self.state.players):
+            raise SetupError(f"this game has seats 1 to {len(self.state.players)}, not {seat!r}")
+        return SeatView(self, seat, self._protocol.refusals)
 
     def whole_actions(self) -> list[dict[str, Any]]:
         """Every legal whole action of this position, each appliable with `apply` (see

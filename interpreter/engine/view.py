@@ -1,0 +1,178 @@
+"""What one seat sees of a game, and games consistent with it: what a bot is given.
+
+A `SeatView` shows the public board, markets, merchants, every player's public figures (money,
+VP, income, links left, money spent, tiles left on the mat), every discard pile as it lies face
+up, the sizes of hands and of the draw deck, and the seat's own hand — never another player's
+hand, a card dealt face down, the order of the draw deck, or the state of the shuffle that will
+make the next one. Hidden cards are shown as placeholders (`HIDDEN`), so the queries of its
+`table` work as on the real game and simply find nothing to see.
+
+`legal_actions()` and `whole_actions()` come from the real game (they name only cards of the
+seat's own hand). `determinize(rng)` makes a complete game consistent with what the seat has
+seen: the cards it has not seen are dealt at random into the hidden places (other hands, face-down
+discards, the deck) and the shuffle's state is drawn anew; it depends only on the view and `rng`,
+so a search on it cannot learn anything the seat does not know.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from interpreter.engine.decisions import Pending
+from interpreter.engine.errors import IllegalAction
+from interpreter.engine.refusals import Refusals
+from interpreter.engine.rng import Rng
+from interpreter.engine.state import Card, GameState, copy_state
+from interpreter.engine.table import Table
+from interpreter.ruleset.model import Ruleset
+
+
+class ViewedGame(Protocol):
+    """What a view reads of its game (a `Game`; named here so that this module needs no import of
+    `game.py`, which imports it)."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def table(self) -> Table: ...
+    @property
+    def state(self) -> GameState: ...
+    @property
+    def deciding_seat(self) -> int: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def pending(self) -> Pending | None: ...
+    @property
+    def question(self) -> dict[str, Any] | None: ...
+    @property
+    def moves(self) -> list[dict[str, Any]]: ...
+
+    def legal_actions(self) -> list[dict[str, Any]]: ...
+    def whole_actions(self) -> list[dict[str, Any]]: ...
+    def copy(self) -> Any: ...
+
+HIDDEN = "hidden"  # the face of a placeholder card
+
+
+def placeholder(n: int) -> Card:
+    """A card the seat cannot see (the n-th hidden place of the view)."""
+    return Card(f"{HIDDEN}#{n}", HIDDEN, HIDDEN, "a card you cannot see", (), ())
+
+
+def hidden_discards(state: GameState, face_down: int) -> int:
+    """How many cards at the bottom of each discard pile lie face down: the setup's face-down
+    discards, until the first era's end gathers the discard piles into the new deck."""
+    return face_down if state.era_index == 0 and not _deck_was_rebuilt(state) else 0
+
+
+def _deck_was_rebuilt(state: GameState) -> bool:
+    return any(entry.get("event") == "new draw deck" for entry in state.log)
+
+
+class SeatView:
+    """One seat's view of a game (see the module's docstring)."""
+
+    def __init__(self, game: ViewedGame, seat: int, refusals: Refusals) -> None:
+        self._game = game  # never handed out: the decisions listed from it name only the seat's own cards
+        self._refusals = refusals
+        self.seat = seat
+        self.ruleset = game.ruleset
+        self._table: Table | None = None
+        self._hidden: list[Card] = []
+
+    @property
+    def table(self) -> Table:
+        """The table as the seat sees it (made on first use: a bot that only lists decisions never
+        pays for the copy)."""
+        if self._table is None:
+            game = self._game
+            state, self._hidden = _redacted(game.state, self.seat, game.ruleset.setup.face_down_discards)
+            self._table = Table(game.ruleset, state, game.table.cards, board=game.table.board)
+        return self._table
+
+    @property
+    def state(self) -> GameState:
+        return self.table.state
+
+    # -- where the game stands (public) ------------------------------------------------------------
+
+    @property
+    def deciding_seat(self) -> int:
+        return self._game.deciding_seat
+
+    @property
+    def is_over(self) -> bool:
+        return self._game.is_over
+
+    @property
+    def pending(self) -> Pending | None:
+        """The action being decided (only the seat's own choices and public values are in it)."""
+        return self._game.pending if self._game.deciding_seat == self.seat else None
+
+    @property
+    def question(self) -> dict[str, Any] | None:
+        return self._game.question
+
+    @property
+    def moves(self) -> list[dict[str, Any]]:
+        """The decisions taken so far: public (a card played is shown as it is discarded)."""
+        return self._game.moves
+
+    # -- the seat's decisions -----------------------------------------------------------------
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        self._must_decide()
+        return self._game.legal_actions()
+
+    def whole_actions(self) -> list[dict[str, Any]]:
+        self._must_decide()
+        return self._game.whole_actions()
+
+    def determinize(self, rng: Rng) -> Any:
+        """A complete game (between actions) consistent with this view: the unseen cards dealt at
+        random into the hidden places, the shuffle's state drawn anew."""
+        game = self._game.copy()
+        self.table  # noqa: B018 - made now: it sorts out which cards are hidden
+        unseen = sorted(self._hidden, key=lambda card: card.id)  # an order that tells nothing
+        rng.shuffle(unseen)
+        with game.table.editing() as table:
+            _deal_hidden(table.state, self.seat, unseen, self.ruleset.setup.face_down_discards)
+            table.state.rng_state = rng.next_u64()
+        return game
+
+    def _must_decide(self) -> None:
+        if self._game.deciding_seat != self.seat:
+            raise IllegalAction(f"player {self.seat} has no decision to make now", [self._refusals.turn_failure(
+                "order", f"It is player {self._game.deciding_seat}'s decision.")])
+
+
+def _redacted(state: GameState, seat: int, face_down: int) -> tuple[GameState, list[Card]]:
+    """A copy of the state with every card the seat cannot see replaced by a placeholder, and the
+    cards replaced."""
+    copy = copy_state(state)
+    hidden: list[Card] = []
+
+    def hide(cards: list[Card]) -> list[Card]:
+        hidden.extend(cards)
+        return [placeholder(len(hidden) - len(cards) + n) for n in range(len(cards))]
+
+    down = hidden_discards(state, face_down)
+    for player in copy.players:
+        if player.seat != seat:
+            player.hand = hide(player.hand)
+            player.discard = hide(player.discard[:down]) + player.discard[down:]
+    copy.deck = hide(copy.deck)
+    copy.rng_state = 0
+    return copy, hidden
+
+
+def _deal_hidden(state: GameState, seat: int, cards: list[Card], face_down: int) -> None:
+    """Put `cards` into the hidden places of `state`, in the view's order of those places."""
+    deal = iter(cards)
+    down = hidden_discards(state, face_down)
+    for player in state.players:
+        if player.seat != seat:
+            player.hand = [next(deal) for _ in player.hand]
+            player.discard = [next(deal) for _ in player.discard[:down]] + player.discard[down:]
+    state.deck = [next(deal) for _ in state.deck]
