@@ -46,6 +46,13 @@ def refusal_of(game: Game, move: Any, seat: int | None = None) -> IllegalAction:
     return caught.value
 
 
+def refused_view(game: Game) -> IllegalAction:
+    with pytest.raises(IllegalAction) as caught:
+        game.view(3 - game.deciding_seat).legal_actions()
+    assert_names_a_rule(caught.value)
+    return caught.value
+
+
 def assert_names_a_rule(error: IllegalAction) -> None:
     cited = [f for f in error.failures if f.rule and re.search(r"\.yaml:\d+:\d+$", f.where)]
     assert cited, f"a refusal without a rule and its YAML line:\n{error}"
@@ -112,6 +119,7 @@ def cases() -> Iterator[tuple[str, Callable[[], IllegalAction]]]:
     yield "not_an_action", lambda: refused(new(), {"action": "loan", "card": [[[[[[[[[[[1]]]]]]]]]]]})
     yield "action_open", lambda: refused(mid_loan(), {"action": "pass", "card": card_of(new())})
     yield "question_open", lambda: refused(shortfall_question(), {"action": "pass", "card": "x#1"})
+    yield "not_deciding", lambda: refused_view(new())
     yield "out_of_turn", lambda: refused(new(), {"action": "loan"}, seat=3 - new().deciding_seat)
     yield "game_is_over", lambda: refused(finished_game(), {"action": "loan"})
     yield "not_possible", lambda: refused(Game.from_setup(rs, 2, {"round": 2, "current": 1, "players": {

@@ -51,6 +51,10 @@ class Refusals:
         message = f"Player {question['player']} answers first: {question['prompt']}"
         return IllegalAction("a question is open; answer it first", [self.turn_failure("order", message)])
 
+    def not_deciding(self, seat: int, deciding: int) -> IllegalAction:
+        return IllegalAction(f"player {seat} has no decision to make now",
+                             [self.turn_failure("order", f"It is player {deciding}'s decision.")])
+
     def out_of_turn(self, seat: int, deciding: int, question: dict[str, Any] | None) -> IllegalAction:
         doing = "answer the open question" if question is not None else "act"
         message = f"It is player {deciding}'s turn to {doing}, not player {seat}'s."

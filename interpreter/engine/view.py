@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from interpreter.engine.decisions import Pending
-from interpreter.engine.errors import IllegalAction
 from interpreter.engine.refusals import Refusals
 from interpreter.engine.rng import Rng
 from interpreter.engine.state import Card, GameState, copy_state
@@ -143,8 +142,7 @@ class SeatView:
 
     def _must_decide(self) -> None:
         if self._game.deciding_seat != self.seat:
-            raise IllegalAction(f"player {self.seat} has no decision to make now", [self._refusals.turn_failure(
-                "order", f"It is player {self._game.deciding_seat}'s decision.")])
+            raise self._refusals.not_deciding(self.seat, self._game.deciding_seat)
 
 
 def _redacted(state: GameState, seat: int, face_down: int) -> tuple[GameState, list[Card]]:
