@@ -164,6 +164,14 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--check", action="store_true", help="check the invariants after every decision")
     simulate.add_argument("--against", metavar="BASE",
                           help="also play the same games with ruleset BASE and print the two side by side")
+    simulate.add_argument("--jobs", type=int, default=1, metavar="N",
+                          help="play in N worker processes (0: one per core); the results do not change")
+    simulate.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
+                          help="play as Ray tasks: a local Ray instance, or the cluster at ADDRESS (auto, HOST:PORT)")
+    simulate.add_argument("--out", metavar="FILE", help="append each finished game to FILE (JSON lines); "
+                                                        "the summary is read from it")
+    simulate.add_argument("--resume", action="store_true", help="finish the run saved in --out: play only its "
+                                                                "missing seeds")
     simulate.set_defaults(run=run_simulate)
 
     play = commands.add_parser("play", help="play a game at the terminal against bots")
@@ -297,21 +305,23 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from interpreter.tools.simulate import seat_bots
+    from interpreter.tools.simulate_run import bots_argument, run_games, uses_runner
 
     ruleset = load_ruleset(args.ruleset)
     _check_players(ruleset, args.players)
-    bot = args.bot.split(",") if "," in args.bot else args.bot
-    try:
-        seat_bots(bot, args.players)
-    except ValueError as error:
-        raise BrassError(str(error)) from None
+    bot = bots_argument(args.bot, args.players)
     base = None
     if args.against is not None:
         base = load_ruleset(args.against)
         _check_players(base, args.players)
-    result = _simulate_with_progress(ruleset, args, bot)
-    against = None if base is None else _simulate_with_progress(base, args, bot)
+    if uses_runner(args):  # --jobs, --ray, --out: docs/simulate.md
+        outcome = run_games(args, ruleset, base, bot)
+        if isinstance(outcome, int):
+            return outcome  # interrupted; what was saved has been said
+        result, against = outcome
+    else:
+        result = _simulate_with_progress(ruleset, args, bot)
+        against = None if base is None else _simulate_with_progress(base, args, bot)
     if args.json:
         data = result.to_dict(timings=args.timings)
         if against is not None:

@@ -7,10 +7,14 @@ Game i uses seed `seed + i`, and the bot in each seat gets a seed derived from t
 game's seed and the seat, so every game can be rerun alone from its own seed. With
 `check`, the invariants (`invariants.py`) are checked after every decision, and the
 first violation stops the run with an error naming the game's seed and the decision.
+
+The same games in worker processes or on a Ray cluster, saved one by one to a file that an
+interrupted run resumes: `simulate_run` (`brass simulate --jobs/--ray/--out`, docs/simulate.md).
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,15 +27,20 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots import Bot, bot_seed, deciding_seat, make_bot
 
 BotSpec = str | Sequence[str]  # one bot name for every seat, or one per seat
+STATISTICS_COLUMNS = ("seat", "vp", "money", "income_level")  # of the standings rows, what Summary reads
 
 
 class InvariantViolation(BrassError):
     """A state that breaks a conservation law or bound: a bug in the engine or the ruleset."""
 
     def __init__(self, seed: int, action: int, decision: int, move: dict[str, Any], problems: list[str]) -> None:
-        self.seed, self.action, self.decision, self.problems = seed, action, decision, problems
+        self.seed, self.action, self.decision, self.move, self.problems = seed, action, decision, move, problems
         lines = [f"invariant broken in the game with seed {seed}, action {action} (decision {decision}: {move})"]
         super().__init__("\n".join(lines + [f"  - {p}" for p in problems]))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt from its own fields: raised in a worker process, it is pickled back to the runner."""
+        return type(self), (self.seed, self.action, self.decision, self.move, self.problems)
 
 
 @dataclass
@@ -53,6 +62,18 @@ class GameRecord:
         if timings:
             data["seconds"] = self.seconds
         return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], brief: bool = False) -> GameRecord:
+        """A record read back from `to_dict(timings=True)` output (a line of a `--out` file).
+        `brief` keeps of each standings row only what the statistics read, and shares the action
+        names: under half the memory, for the summary of a long run (but not for its JSON)."""
+        standings, counts = data["standings"], data["action_counts"]
+        if brief:
+            standings = [{column: row[column] for column in STATISTICS_COLUMNS} for row in standings]
+            counts = {sys.intern(kind): count for kind, count in counts.items()}
+        return cls(data["seed"], standings, data["winners"], data["actions"], data["decisions"],
+                   data.get("seconds", 0.0), data["violations"], counts)
 
 
 @dataclass

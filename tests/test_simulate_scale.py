@@ -1,0 +1,253 @@
+"""`brass simulate` at scale: worker processes (--jobs), Ray (--ray), and a run saved game by game
+(--out) that survives Ctrl-C, a killed worker and a torn last line (--resume).
+
+Every runner must give the JSON of the plain in-process run for the same seeds, whatever the
+number of workers and the order in which games finish. Runs are kept small (a few 2-player
+games between random bots): what is tested is the plumbing, not the game.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interpreter.tools.simulate import InvariantViolation
+
+SMALL = ["--players", "2", "--games", "4", "--seed", "3"]
+
+
+def simulate_json(run, *args: str) -> dict[str, Any]:
+    status, out, err = run("simulate", *args, "--json")
+    assert status == 0, err
+    return json.loads(out)
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+# -- the same results, whatever runs the games ------------------------------------------------------
+
+def test_two_worker_processes_give_the_json_of_one(run) -> None:
+    """--against too: both rulesets' games go to the same workers and come back in any order."""
+    alone = simulate_json(run, *SMALL, "what-if", "--against", "birmingham")
+    shared = simulate_json(run, *SMALL, "what-if", "--against", "birmingham", "--jobs", "2")
+    assert shared == alone
+    assert [g["seed"] for g in shared["per_game"]] == [3, 4, 5, 6]
+
+
+def test_a_broken_invariant_comes_back_from_a_worker_as_itself() -> None:
+    """Raised in a worker process (with --check), it is pickled back to `brass`, which prints it."""
+    error = InvariantViolation(7, 12, 40, {"action": "loan"}, ["money of player 1 is -3"])
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is InvariantViolation and str(again) == str(error) and again.seed == 7
+
+
+def test_out_writes_one_record_per_game_and_the_summary_is_unchanged(run, tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    saved = simulate_json(run, *SMALL, "what-if", "--against", "birmingham", "--out", str(path))
+    assert saved == simulate_json(run, *SMALL, "what-if", "--against", "birmingham")
+    lines = records(path)
+    assert sorted((r["role"], r["ruleset"], r["seed"]) for r in lines) == sorted(
+        [("ruleset", "what-if", s) for s in range(3, 7)] + [("against", "birmingham", s) for s in range(3, 7)])
+    first = lines[0]
+    assert first["players"] == 2 and first["bots"] == ["random", "random"]
+    assert first["actions"] == 78 and first["decisions"] > 78 and sum(first["action_counts"].values()) == 78
+    assert {"vp", "money", "income_level"} <= set(first["standings"][0])
+    assert first["run"]["ruleset"] == "what-if" and first["run"]["against"] == "birmingham"
+
+
+def test_the_table_from_a_file_is_the_table_from_memory(run, tmp_path: Path) -> None:
+    """Without --json the summary is read back in brief (less memory): the same figures."""
+    def table(*extra: str) -> list[str]:
+        status, out, err = run("simulate", *SMALL, "--against", "what-if", *extra)
+        assert status == 0, err
+        return [line for line in out.splitlines() if not line.lstrip().startswith("seconds")]
+
+    assert table("--out", str(tmp_path / "runs.jsonl")) == table()
+
+
+# -- nothing lost, nothing counted twice ------------------------------------------------------------
+
+def test_a_torn_run_resumed_has_every_seed_once_and_the_same_summary(run, tmp_path: Path) -> None:
+    whole = tmp_path / "whole.jsonl"
+    expected = simulate_json(run, *SMALL, "--out", str(whole))
+    lines = whole.read_text(encoding="utf-8").splitlines(keepends=True)
+    torn = tmp_path / "torn.jsonl"  # two games saved, the third cut off mid-write
+    torn.write_text(lines[0] + lines[1] + lines[2][: len(lines[2]) // 2], encoding="utf-8")
+
+    status, out, err = run("simulate", *SMALL, "--out", str(torn), "--resume", "--json")
+    assert status == 0, err
+    assert "the last line is incomplete" in err
+    assert json.loads(out) == expected
+    assert sorted(r["seed"] for r in records(torn)) == [3, 4, 5, 6]
+
+
+def test_a_game_saved_twice_counts_once(run, tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    expected = simulate_json(run, *SMALL, "--out", str(path))
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text(lines[0] + "".join(lines), encoding="utf-8")
+    assert simulate_json(run, *SMALL, "--out", str(path), "--resume") == expected
+    assert len(records(path)) == 5  # nothing was missing, nothing played
+
+
+def test_a_larger_games_count_extends_a_run(run, tmp_path: Path) -> None:
+    """The seeds are not part of a run's identity: --resume with more games plays the new seeds only."""
+    path = tmp_path / "runs.jsonl"
+    assert run("simulate", "--games", "2", "--seed", "3", "--out", str(path))[0] == 0
+    assert simulate_json(run, *SMALL, "--out", str(path), "--resume") == simulate_json(run, *SMALL)
+    assert sorted(r["seed"] for r in records(path)) == [3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "3"], "holds the games of another run (line 1: players 2, not 3)"),
+    (["--bot", "greedy"], "(line 1: bots random,random, not greedy,greedy)"),
+    (["--against", "what-if"], "(line 1: against none, not what-if)"),
+])
+def test_a_file_of_another_run_is_refused(run, tmp_path: Path, args: list[str], message: str) -> None:
+    path = tmp_path / "runs.jsonl"
+    assert run("simulate", "--games", "1", "--out", str(path))[0] == 0
+    status, _, err = run("simulate", "--games", "1", "--out", str(path), "--resume", *args)
+    assert status == 1 and message in err and "Traceback" not in err
+
+
+def test_a_changed_ruleset_is_another_run(run, tmp_path: Path) -> None:
+    variant = tmp_path / "cheap"
+    variant.mkdir()
+    text = 'name: cheap\ntitle: Cheap\nversion: "0.1"\nextends: birmingham\neconomy:\n  loan: {amount: 40}\n'
+    (variant / "ruleset.yaml").write_text(text, encoding="utf-8")
+    path = tmp_path / "runs.jsonl"
+    assert run("simulate", str(variant), "--games", "1", "--out", str(path))[0] == 0
+    (variant / "ruleset.yaml").write_text(text.replace("40", "45"), encoding="utf-8")
+    status, _, err = run("simulate", str(variant), "--games", "1", "--out", str(path), "--resume")
+    assert status == 1 and "the files of the ruleset have changed since" in err
+
+
+@pytest.mark.parametrize("content, args, message", [
+    ("not json\n", ["--resume"], "line 1 of"),
+    ('{"seed": 1}\n', ["--resume"], "is not a game record of `brass simulate --out`"),
+    ("", ["--resume"], None),  # an empty file: nothing to resume, every game is played
+    ("x\n", [], "already holds games: add --resume"),
+])
+def test_the_out_file_is_checked_before_any_game(run, tmp_path: Path, content: str, args: list[str],
+                                                 message: str | None) -> None:
+    path = tmp_path / "runs.jsonl"
+    path.write_text(content, encoding="utf-8")
+    status, _, err = run("simulate", "--games", "1", "--out", str(path), *args)
+    if message is None:
+        assert status == 0, err
+    else:
+        assert status == 1 and message in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--resume"], "give --out FILE too"),
+    (["--jobs", "2", "--ray"], "not both"),
+    (["--ray", "birmingham"], "put it before --ray"),
+    (["--jobs", "-1"], "0: one per core"),
+])
+def test_option_mistakes(run, args: list[str], message: str) -> None:
+    status, _, err = run("simulate", "--games", "1", *args)
+    assert status == 1 and message in err
+
+
+# -- real processes: Ctrl-C and a killed worker -----------------------------------------------------
+
+# `brass` with Ctrl-C raising KeyboardInterrupt as at a terminal, even when the tests run with it
+# ignored (a shell ignores it in the jobs it starts in the background, and children inherit that).
+CHILD = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+         "from interpreter.tools.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+def start_brass(*args: str) -> subprocess.Popen[str]:
+    """`brass` in a new process group of its own, as a terminal runs a command."""
+    return subprocess.Popen([sys.executable, "-c", CHILD, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+
+
+def wait_for_a_record(path: Path, process: subprocess.Popen[str], timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while not (path.exists() and path.stat().st_size > 0):
+        assert process.poll() is None, process.communicate()[1]
+        assert time.monotonic() < deadline, "no game was saved"
+        time.sleep(0.05)
+
+
+def test_ctrl_c_stops_cleanly_and_says_what_was_saved(tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    process = start_brass("simulate", "--games", "5000", "--jobs", "2", "--out", str(path))
+    try:
+        wait_for_a_record(path, process)
+        os.killpg(process.pid, signal.SIGINT)  # the whole group, workers too, as the terminal does
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    saved = records(path)  # every line whole: the file is never left torn by Ctrl-C
+    assert process.returncode == 130
+    assert err.strip() == f"saved {len(saved)} of 5000 games to {path}; rerun with --resume to finish"
+    assert len({r["seed"] for r in saved}) == len(saved) < 5000
+
+
+def worker_processes(pid: int) -> list[int]:
+    """The pool's worker processes among `pid`'s children (not the resource tracker)."""
+    children = [int(c) for task in os.listdir(f"/proc/{pid}/task")
+                for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+    return [c for c in children if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+
+
+@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+                    reason="needs Linux's /proc/PID/task/TID/children to find the worker processes")
+def test_a_killed_workers_games_are_played_again_and_counted_once(tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    process = start_brass("simulate", "--games", "60", "--jobs", "2", "--out", str(path), "--json")
+    try:
+        wait_for_a_record(path, process)
+        os.kill(worker_processes(process.pid)[0], signal.SIGKILL)
+        out, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert "a worker process died" in err
+    assert sorted(r["seed"] for r in records(path)) == list(range(60))
+    assert [g["seed"] for g in json.loads(out)["per_game"]] == list(range(60))
+
+
+# -- Ray ---------------------------------------------------------------------------------------------
+
+def test_ray_missing_is_one_line_saying_how_to_install_it(run, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails as if it were not installed
+    status, out, err = run("simulate", "--games", "1", "--ray")
+    assert status == 1 and out == ""
+    assert err == "error: --ray needs Ray, which is not installed here: pip install 'brass-rules[ray]'\n"
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """One small local Ray instance for the module (starting one takes seconds)."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'brass-rules[ray]')")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def test_ray_gives_the_json_of_one_process(local_ray: None, run, tmp_path: Path) -> None:
+    args = ["--players", "2", "--games", "6", "--seed", "11"]
+    alone = simulate_json(run, *args)
+    path = tmp_path / "runs.jsonl"
+    assert simulate_json(run, *args, "--ray", "--out", str(path)) == alone
+    assert sorted(r["seed"] for r in records(path)) == list(range(11, 17))
+    assert simulate_json(run, *args, "--ray", "--out", str(path), "--resume") == alone  # nothing left to play
