@@ -53,8 +53,10 @@ class Flow:
     def run(self) -> None:
         """Run automatic tasks until a player must decide something or the game ends."""
         table = self.table
+        dirty = True  # what the engine derived may be out of date: forget it before the next task
         while self.tasks:
-            table.changed()
+            if dirty:
+                table.changed()
             kind, *payload = self.tasks[0]
             try:
                 if kind == "step":
@@ -64,10 +66,14 @@ class Flow:
             except NeedDecision as need:
                 self.question = need.question
                 return
+            # The end of a part changes only the action being decided, never the state: what was
+            # found while judging whether a repetition can follow stays true for the search after it.
+            dirty = kind != "part_done"
             self.tasks.popleft()
             table.answers.clear()
             self.question = None
-        table.changed()  # the last step changed the state too
+        if dirty:
+            table.changed()  # the last step changed the state too
 
     def reset(self) -> None:
         """Drop every queued task and the open question (the game was put back to an earlier point)."""
