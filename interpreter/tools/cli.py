@@ -44,10 +44,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from dataclasses import replace
-from importlib import metadata
 from typing import Any
-
-import yaml
 
 from interpreter.ruleset.errors import BrassError, RulesetError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
@@ -123,6 +120,7 @@ def _discard_output() -> None:
 
 def _version() -> str:
     """The version of the installed distribution (its metadata, not a copy kept in the code)."""
+    from importlib import metadata  # only here: importing it costs every brass command ~50 ms
     try:
         return metadata.version("brass-rules")
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed
@@ -300,6 +298,8 @@ def run_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
+        import yaml  # only `brass show` writes YAML
+
         print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), end="")
     return 0
 
