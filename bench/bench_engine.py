@@ -23,7 +23,7 @@ from typing import Any
 
 from interpreter import Game, load_ruleset
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.bots import bot_seed, make_bot
+from interpreter.tools.bots import bot_seed, decide, make_bot
 
 
 def positions(ruleset: Ruleset, players: int, seed: int) -> tuple[list[Game], Game]:
@@ -34,7 +34,7 @@ def positions(ruleset: Ruleset, players: int, seed: int) -> tuple[list[Game], Ga
     while not game.is_over:
         if game.pending is None and game.question is None:
             found.append(game.copy())
-        game.apply(bots[game.deciding_seat].choose(game))
+        game.apply(decide(bots[game.deciding_seat], game))
     return found, game
 
 

@@ -24,7 +24,7 @@ import sys
 from typing import Any
 
 from interpreter import Game, IllegalAction, load_ruleset
-from interpreter.tools.bots import bot_seed, make_bot
+from interpreter.tools.bots import bot_seed, decide, make_bot
 
 RULESETS = ("birmingham", "birmingham-intro", "summary-es", "tiebreak-by-level", "what-if")
 BOTS = ("random", "greedy")
@@ -68,7 +68,7 @@ def fingerprint(ruleset_name: str, players: int, bot: str, seed: int) -> dict[st
                 except IllegalAction as refused:
                     refusals.update(str(refused).encode())
                 assert game.to_json() == before, "a refused decision changed the game"
-        move = seats[game.deciding_seat].choose(game)
+        move = decide(seats[game.deciding_seat], game)
         play.update(_canonical(move))
         game.apply(move)
         play.update(_without_check(game.to_json()).encode())

@@ -8,7 +8,7 @@ import pytest
 from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants, developed_counts
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.bots import GreedyBot, RandomBot, bot_seed, deciding_seat, make_bot
+from interpreter.tools.bots import GreedyBot, RandomBot, bot_seed, decide, deciding_seat, make_bot
 from interpreter.tools.simulate import InvariantViolation, play_game, simulate
 
 
@@ -21,7 +21,7 @@ def run(game: Game, bots: dict[int, object], check: bool) -> tuple[int, int]:
     """Play to the end; (actions started, decisions). Invariants after every decision when `check`."""
     actions = decisions = 0
     while not game.is_over:
-        decision = bots[deciding_seat(game)].choose(game)
+        decision = decide(bots[deciding_seat(game)], game)
         assert decision in game.legal_actions()
         game.apply(decision)
         decisions += 1
@@ -93,7 +93,7 @@ def midgame(rs) -> Game:
     game = Game.new(rs, 3, 21)
     bots = {s: GreedyBot(s) for s in (1, 2, 3)}
     for _ in range(120):
-        game.apply(bots[deciding_seat(game)].choose(game))
+        game.apply(decide(bots[deciding_seat(game)], game))
     assert check_invariants(game.table) == []
     assert game.state.tiles and game.state.links
     return game

@@ -11,7 +11,7 @@ import pytest
 
 from interpreter import Game, IllegalAction, load_ruleset
 from interpreter.engine.rng import Rng
-from interpreter.tools.bots import bot_seed, make_bot
+from interpreter.tools.bots import bot_seed, decide, make_bot
 
 
 def brute_whole_actions(game: Game) -> list[dict[str, Any]]:
@@ -73,7 +73,7 @@ def positions(ruleset: str, players: int, seed: int, bot: str, every: int) -> li
             n += 1
             if n % every == 0:
                 found.append(game.copy())
-        game.apply(bots[game.deciding_seat].choose(game))
+        game.apply(decide(bots[game.deciding_seat], game))
     return found
 
 

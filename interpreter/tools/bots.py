@@ -2,7 +2,7 @@
 
     bot = GreedyBot(seed=3)
     while not game.is_over:
-        game.apply(bot.choose(game))
+        game.apply(decide(bot, game))   # the bot sees only its seat's view
 
 Bots only ever choose from the engine's own list of legal next decisions, so they
 exercise exactly what a human can do and never need to know the rules. Each bot has
@@ -21,17 +21,25 @@ from interpreter.engine.values import encode
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
+    from interpreter.engine.view import SeatView
 
 Decision = dict[str, Any]
 
 
 class Bot(Protocol):
+    """A player of the engine: given what its seat sees (`Game.view`), one of the legal decisions."""
+
     name: str
 
-    def choose(self, game: Game) -> Decision: ...
+    def choose(self, game: SeatView) -> Decision: ...
 
 
-def deciding_seat(game: Game) -> int:
+def decide(bot: Bot, game: Game) -> Decision:
+    """The bot's decision for the seat that must decide now, from that seat's view only."""
+    return bot.choose(game.view(game.deciding_seat))
+
+
+def deciding_seat(game: Game | SeatView) -> int:
     """The seat that must make the next decision.
 
     A question raised inside an effect (e.g. which tile to remove for unpaid income at
@@ -50,7 +58,7 @@ class RandomBot:
     def __init__(self, seed: int) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, game: Game) -> Decision:
+    def choose(self, game: SeatView) -> Decision:
         legal = game.legal_actions()
         if not legal:
             raise ValueError("there is no legal decision (is the game over?)")
@@ -97,7 +105,7 @@ class GreedyBot:
         self.loan_below = loan_below
         self.loan_min_income = loan_min_income
 
-    def choose(self, game: Game) -> Decision:
+    def choose(self, game: SeatView) -> Decision:
         legal = game.legal_actions()
         if not legal:
             raise ValueError("there is no legal decision (is the game over?)")
@@ -111,14 +119,14 @@ class GreedyBot:
         top = [d for d, s in zip(legal, scores, strict=True) if s == best]
         return top[self.rng.below(len(top))]
 
-    def _choose_action(self, game: Game, legal: list[Decision]) -> Decision:
+    def _choose_action(self, game: SeatView, legal: list[Decision]) -> Decision:
         available = {d["action"]: d for d in legal}
         for action in ACTION_PREFERENCE:
             if action in available and self._wanted(game, action):
                 return available[action]
         return legal[self.rng.below(len(legal))]  # a ruleset with other actions: any
 
-    def _wanted(self, game: Game, action: str) -> bool:
+    def _wanted(self, game: SeatView, action: str) -> bool:
         me = game.table.me
         if action == "loan":
             return me.money < self.loan_below and game.table.income_level(me) >= self.loan_min_income
@@ -126,7 +134,7 @@ class GreedyBot:
             return best_build_value(game, me) >= BUILD_MIN_VALUE
         return True
 
-    def _score(self, game: Game, player: Player, decision: Decision) -> float:
+    def _score(self, game: SeatView, player: Player, decision: Decision) -> float:
         (name, value), = decision.items()
         scorer = SCORERS.get(name)
         return scorer(game, player, value) if scorer else 0.0
@@ -134,16 +142,16 @@ class GreedyBot:
 
 # -- scores of single decisions (higher is better) ------------------------------------------------
 
-def _action_id(game: Game) -> str | None:
+def _action_id(game: SeatView) -> str | None:
     return game.pending.action.id if game.pending is not None else None
 
 
-def _card(game: Game, player: Player, card_id: Any) -> float:
+def _card(game: SeatView, player: Player, card_id: Any) -> float:
     card = game.table.cards.get(card_id)
     return -10.0 if card is not None and card.wild else 0.0
 
 
-def _location(game: Game, player: Player, location: Any) -> float:
+def _location(game: SeatView, player: Player, location: Any) -> float:
     """The build value here of the chosen industry, or of the best industry a free slot shows."""
     industry = _bound(game, "industry")
     if industry is not None:
@@ -153,7 +161,7 @@ def _location(game: Game, player: Player, location: Any) -> float:
     return max((build_value(game, player, location, i) for i in industries), default=-100.0)
 
 
-def _industry(game: Game, player: Player, industry: Any) -> float:
+def _industry(game: SeatView, player: Player, industry: Any) -> float:
     """Building: the build value at the chosen location, or at the best place the card allows.
 
     Developing: get rid of the least valuable tile. The scores do not depend on whether the
@@ -170,7 +178,7 @@ def _industry(game: Game, player: Player, industry: Any) -> float:
                default=-100.0)
 
 
-def best_build_value(game: Game, player: Player) -> float:
+def best_build_value(game: SeatView, player: Player) -> float:
     """The best `build_value` the player's hand could allow, ignoring money and resources.
 
     Legality is left to the engine: this only tells whether building is worth a card at
@@ -191,11 +199,11 @@ def best_build_value(game: Game, player: Player) -> float:
     return best
 
 
-def _industries_at(game: Game, location: str) -> set[str]:
+def _industries_at(game: SeatView, location: str) -> set[str]:
     return {i for slot in game.ruleset.locations[location].slots for i in slot.industries}
 
 
-def _bound(game: Game, name: str) -> str | None:
+def _bound(game: SeatView, name: str) -> str | None:
     """The encoded value of a choice already made in the pending action, if any."""
     pending = game.pending
     if pending is None or name not in pending.vars:
@@ -203,7 +211,7 @@ def _bound(game: Game, name: str) -> str | None:
     return encode(pending.vars[name])
 
 
-def _candidate_locations(game: Game, industry: str) -> list[str]:
+def _candidate_locations(game: SeatView, industry: str) -> list[str]:
     """Where the pending build's card could put the industry (the engine filters the rest)."""
     card = game.table.cards.get(_bound(game, "card") or "")
     places: Iterable[str] = game.ruleset.locations
@@ -212,7 +220,7 @@ def _candidate_locations(game: Game, industry: str) -> list[str]:
     return [loc for loc in places if any(industry in s.industries for s in game.ruleset.locations[loc].slots)]
 
 
-def build_value(game: Game, player: Player, location: str, industry: str) -> float:
+def build_value(game: SeatView, player: Player, location: str, industry: str) -> float:
     """What building the lowest tile of an industry at a location is worth, roughly.
 
     A tile is worth its VP and its income only once it flips, so both are weighted by a
@@ -233,7 +241,7 @@ def build_value(game: Game, player: Player, location: str, industry: str) -> flo
     return value if free else value - OVERBUILD_PENALTY  # an overbuild throws the old tile away
 
 
-def _flip_chance(game: Game, location: str, industry: str) -> float:
+def _flip_chance(game: SeatView, location: str, industry: str) -> float:
     spec = game.ruleset.industries[industry]
     if spec.produces:
         resource = game.ruleset.resources.get(spec.produces)
@@ -246,17 +254,17 @@ def _flip_chance(game: Game, location: str, industry: str) -> float:
     return 0.8 if any(game.table.connected(location, m.location) for m in buyers) else 0.2
 
 
-def _slot(game: Game, player: Player, slot_id: Any) -> float:
+def _slot(game: SeatView, player: Player, slot_id: Any) -> float:
     return 0.0 if slot_id not in game.state.tiles else -OVERBUILD_PENALTY
 
 
-def _link(game: Game, player: Player, link_id: Any) -> float:
+def _link(game: SeatView, player: Player, link_id: Any) -> float:
     link = game.ruleset.links[link_id]
     icons = sum(game.table.location_link_icons(end) for end in link.ends)
     return icons + sum(1 for end in link.ends if game.table.in_network(player, end))
 
 
-def _done(game: Game, player: Player, value: Any) -> float:
+def _done(game: SeatView, player: Player, value: Any) -> float:
     action = _action_id(game)
     if action == "develop":
         return 1000.0
@@ -265,16 +273,16 @@ def _done(game: Game, player: Player, value: Any) -> float:
     return -1000.0  # selling: sell everything that can be sold
 
 
-def _tile(game: Game, player: Player, slot_id: Any) -> float:
+def _tile(game: SeatView, player: Player, slot_id: Any) -> float:
     tile = game.state.tiles.get(slot_id)
     return float(tile.spec.vp + tile.spec.income) if tile else 0.0
 
 
-def _merchant_beer(game: Game, player: Player, value: Any) -> float:
+def _merchant_beer(game: SeatView, player: Player, value: Any) -> float:
     return 1.0 if value else 0.0
 
 
-def _answer(game: Game, player: Player, option: Any) -> float:
+def _answer(game: SeatView, player: Player, option: Any) -> float:
     key = str(game.question["key"]) if game.question else ""
     tile = game.state.tiles.get(option) if isinstance(option, str) else None
     if key.startswith("shortfall/") and tile is not None:
@@ -286,7 +294,7 @@ def _answer(game: Game, player: Player, option: Any) -> float:
     return 0.0
 
 
-SCORERS: dict[str, Callable[[Game, Player, Any], float]] = {
+SCORERS: dict[str, Callable[[SeatView, Player, Any], float]] = {
     "card": _card, "second_card": _card, "third_card": _card,
     "location": _location, "industry": _industry, "slot": _slot, "link": _link, "done": _done,
     "tile": _tile, "merchant_beer": _merchant_beer, "answer": _answer,

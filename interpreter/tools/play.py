@@ -328,7 +328,7 @@ class TerminalGame:
     # -- bots ---------------------------------------------------------------------------------------
 
     def _bot_turn(self, seat: int) -> None:
-        move = self.bots[seat].choose(self.game)
+        move = self.bots[seat].choose(self.game.view(seat))
         self.bot_moves.append(_short(move))
         before = len(self.game.state.log)
         self.game.apply(move)

@@ -24,7 +24,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.bots import Bot, bot_seed, deciding_seat, make_bot
+from interpreter.tools.bots import Bot, bot_seed, decide, deciding_seat, make_bot
 
 BotSpec = str | Sequence[str]  # one bot name for every seat, or one per seat
 STATISTICS_COLUMNS = ("seat", "vp", "money", "income_level")  # of the standings rows, what Summary reads
@@ -164,7 +164,7 @@ def play_game(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str], ch
     actions = decisions = 0
     counts: dict[str, int] = {}
     while not game.is_over:
-        move = seats[deciding_seat(game)].choose(game)
+        move = decide(seats[deciding_seat(game)], game)
         game.apply(move)
         decisions += 1
         if "action" in move:
