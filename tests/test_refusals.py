@@ -25,7 +25,8 @@ from interpreter.engine.refusals import Refusals
 from interpreter.engine.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[1]
-RULESETS = ("birmingham", "birmingham-intro", "summary-es", "tiebreak-by-level", "what-if")
+RULESETS = ("birmingham", "birmingham-intro", "summary-es", "tiebreak-by-level", "what-if", "quasrain-compat",
+            "sell-level-ii")
 BUILDERS = sorted(name for name, fn in inspect.getmembers(Refusals, inspect.isfunction)
                   if not name.startswith("_") and inspect.signature(fn).return_annotation == "IllegalAction")
 
@@ -147,6 +148,29 @@ def cases() -> Iterator[tuple[str, Callable[[], IllegalAction]]]:
     yield "extra_repeat", lambda: refused(new(), {"action": "develop", "card": card_of(new()), "tiles": [
         {"industry": "coal"}, {"industry": "coal"}, {"industry": "coal"}]})
     yield "bad_answer", lambda: refused(shortfall_question(), {"answer": "birmingham/0"})
+    variant = load_ruleset("sell-level-ii")
+    level_i_only = {"round": 2, "current": 1, "turn_order": [1, 2],
+                    "players": {1: {"hand": ["birmingham", "dudley", "coventry"]}},
+                    "tiles": [{"slot": "birmingham/1", "owner": 1, "industry": "manufacturer", "level": 1},
+                              {"slot": "stafford/0", "owner": 1, "industry": "brewery", "level": 2, "cubes": 1}],
+                    "links": [{"link": "L06", "owner": 1}],
+                    "merchants": {"oxford/0": {"tile": "manufacturer", "beer": False},
+                                  "oxford/1": {"tile": "cotton", "beer": False}}}
+    with_level_ii = {**level_i_only, "tiles": [*level_i_only["tiles"], {"slot": "birmingham/0", "owner": 1,
+                                                                         "industry": "cotton", "level": 2}]}
+
+    def selling(given: dict[str, Any], *decisions: dict[str, Any]) -> Game:
+        game = Game.from_setup(variant, 2, given, seed=1)
+        for decision in ({"action": "sell"}, {"card": card_of(game)}, *decisions):
+            game.apply(decision)
+        return game
+
+    yield "cannot_start", lambda: refused(Game.from_setup(variant, 2, level_i_only, seed=1), {"action": "sell"})
+    yield "whole_unreachable", lambda: refused(selling(with_level_ii), {"tile": "birmingham/1"})
+    yield "whole_fails", lambda: refused(selling(
+        {**with_level_ii, "tiles": [*with_level_ii["tiles"][:1], {**with_level_ii["tiles"][1], "cubes": 2},
+                                    with_level_ii["tiles"][2]]},
+        {"tile": "birmingham/1"}, {"merchant": "oxford/0"}, {"merchant_beer": False}), {"done": True})
     yield "sourcing", lambda: refused(coal_position(), build_manufacturer(coal_position(),
                                                                           coal_from=["wolverhampton/1"]))
 

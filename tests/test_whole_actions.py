@@ -96,9 +96,19 @@ TWO_SALES = {  # two sellable tiles, merchant beer and a brewery: sales in eithe
 }
 
 
-@pytest.mark.parametrize("given", [RAIL_DOUBLE_LINK, TWO_SALES], ids=["rail-double-link", "two-sales"])
-def test_a_rich_position_lists_what_every_decision_path_reaches(given: dict[str, Any]) -> None:
-    game = Game.from_setup(load_ruleset("birmingham"), 2, given, seed=1)
+ONE_BARREL_FOR_TWO_SALES = {**TWO_SALES, "tiles": [
+    {"slot": "birmingham/1", "owner": 1, "industry": "manufacturer", "level": 1},
+    {"slot": "birmingham/0", "owner": 1, "industry": "cotton", "level": 2},
+    {"slot": "stafford/0", "owner": 1, "industry": "brewery", "level": 2, "cubes": 1}],
+    "merchants": {"oxford/0": {"tile": "manufacturer", "beer": False}, "oxford/1": {"tile": "cotton", "beer": False}}}
+
+
+@pytest.mark.parametrize(("ruleset", "given"), [
+    ("birmingham", RAIL_DOUBLE_LINK), ("birmingham", TWO_SALES), ("sell-level-ii", TWO_SALES),
+    ("sell-level-ii", ONE_BARREL_FOR_TWO_SALES)],
+    ids=["rail-double-link", "two-sales", "whole-check-two-sales", "whole-check-one-barrel"])
+def test_a_rich_position_lists_what_every_decision_path_reaches(ruleset: str, given: dict[str, Any]) -> None:
+    game = Game.from_setup(load_ruleset(ruleset), 2, given, seed=1)
     listed = game.whole_actions()
     assert canonical(listed) == canonical(brute_whole_actions(game))
     assert len(listed) == len(canonical(listed)), "each whole action once"
@@ -106,7 +116,7 @@ def test_a_rich_position_lists_what_every_decision_path_reaches(given: dict[str,
 
 @pytest.mark.parametrize(("ruleset", "players", "seed", "bot", "every"), [
     ("birmingham", 4, 1, "greedy", 17), ("birmingham", 3, 2, "random", 23), ("summary-es", 2, 3, "greedy", 11),
-    ("birmingham-intro", 2, 4, "greedy", 9),
+    ("birmingham-intro", 2, 4, "greedy", 9), ("sell-level-ii", 2, 5, "greedy", 13),
 ])
 def test_bot_game_positions_list_what_every_decision_path_reaches(ruleset: str, players: int, seed: int,
                                                                    bot: str, every: int) -> None:

@@ -154,6 +154,7 @@ class Pending:
     index: int = 0  # next param of the current part
     repeats_done: int = 0
     decisions: list[dict[str, Any]] = field(default_factory=list)
+    repetitions: list[dict[str, Any]] = field(default_factory=list)  # each done repetition's choices
 
 
 class DecisionEngine:
@@ -372,6 +373,24 @@ class DecisionEngine:
         # A check that could not be evaluated is a consequence of another failure when there is one
         # (a third rail link has no price: the limit of two links explains it).
         return failed or unjudged
+
+    # -- checks over the whole action ---------------------------------------------------------
+
+    def whole_failures(self, pending: Pending) -> list[Failure]:
+        """The action's `requires_whole` checks that do not hold over its repetitions so far."""
+        repeat = pending.action.repeat
+        if repeat is None or not repeat.whole:
+            return []
+        env = self.env({**pending.vars, repeat.name: list(pending.repetitions)})
+        failed = []
+        for requirement in repeat.whole:
+            try:
+                holds = requirement.check.fn(env) is True
+            except DslError:
+                holds = False
+            if not holds:
+                failed.append(Failure(requirement.rule, self.render(requirement, env), str(requirement.pos)))
+        return failed
 
     def render(self, requirement: Requirement, env: Env) -> str:
         parts = []

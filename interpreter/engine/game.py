@@ -49,6 +49,7 @@ class Game:
         self._table = table
         self._decisions = DecisionEngine(table, plans)
         self._protocol = DecisionProtocol(table, self._decisions)
+        self._protocol.ends = WholeActionSearch(self._protocol, self._decisions)
 
     # == construction ==============================================================================
 

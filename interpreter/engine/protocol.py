@@ -13,7 +13,7 @@ decided, with the choices the whole action named bound.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 from interpreter.engine.decisions import DecisionEngine, Pending
 from interpreter.engine.flow import Flow
@@ -24,6 +24,18 @@ from interpreter.ruleset.model import Action
 from interpreter.ruleset.primitives import ACTION_VAR
 
 Decision = dict[str, Any]
+
+
+class EndSearch(Protocol):
+    """The search that tells whether an action with checks over its whole can still end legally
+    (`whole_actions.WholeActionSearch`, given to the protocol by `Game`)."""
+
+    def startable(self, action: Action) -> bool: ...
+    def can_end_after(self, action: Action, part: Any, start: int) -> bool: ...
+
+
+def _has_whole_checks(action: Action) -> bool:
+    return action.repeat is not None and bool(action.repeat.whole)
 
 
 class DecisionProtocol:
@@ -37,6 +49,7 @@ class DecisionProtocol:
         self.pending: Pending | None = None  # the action being decided
         self.moves: list[Decision] = []  # every decision taken, in order: the game record
         self._ended: Pending | None = None  # the last action, for explaining a refused extra repetition
+        self.ends: EndSearch | None = None  # the search deciding whether an action can still end legally
         self._whole: Decision | None = None  # the whole action being fed, if any
         self._wanted_repeats = 0  # … and how many repetitions it asks for
 
@@ -53,17 +66,43 @@ class DecisionProtocol:
         if self.pending is None:
             env = self.decisions.env({})
             return [{"action": a.id} for a in self.table.ruleset.actions.values()
-                    if self.decisions.action_completable(a, env)]
+                    if self.decisions.action_completable(a, env) and self._can_start(a)]
         return self._pending_choices(self.pending)
 
     def _pending_choices(self, pending: Pending) -> list[Decision]:
         part = self.decisions.current_part(pending)
         name = part.params[pending.index].name
-        choices: list[Decision] = [{name: encode(v)} for v in self.decisions.legal_values(pending)]
+        if _has_whole_checks(pending.action):
+            choices = [{name: v} for v in self._values_ending_legally(pending)]
+        else:
+            choices = [{name: encode(v)} for v in self.decisions.legal_values(pending)]
         repeat = pending.action.repeat
-        if pending.in_repeat and pending.index == 0 and repeat is not None and pending.repeats_done >= repeat.min:
+        if pending.in_repeat and pending.index == 0 and repeat is not None and pending.repeats_done >= repeat.min \
+                and not self.decisions.whole_failures(pending):
             choices.append({"done": True})
         return choices
+
+    # == checks over the whole action (`requires_whole`) ===========================================
+
+    def _can_start(self, action: Action) -> bool:
+        """An action with checks over its whole is offered only if some way of taking it meets them."""
+        return not _has_whole_checks(action) or self.ends is None or self.ends.startable(action)
+
+    def _values_ending_legally(self, pending: Pending) -> list[Any]:
+        """The legal values of the next choice after which the action can still end legally."""
+        part = self.decisions.current_part(pending)
+        plan, env = self.decisions.plan(part), self.decisions.env(pending.vars)
+        found = []
+        for value in list(self.decisions.legal_values(pending)):
+            self.decisions.try_value(plan, pending.index, value, env)
+            if self._can_end_after(pending, part):
+                found.append(encode(value))
+            self.decisions.unbind(plan, pending.index, env)
+        return found
+
+    def _can_end_after(self, pending: Pending, part: Any) -> bool:
+        """With the pending part's next choice bound: some completion ends the action legally."""
+        return self.ends is None or self.ends.can_end_after(pending.action, part, pending.index + 1)
 
     # == one decision ==============================================================================
 
@@ -94,6 +133,9 @@ class DecisionProtocol:
         env = self.decisions.env({})
         if not self.decisions.action_completable(action, env):
             raise self.refusals.not_possible(action, whole)
+        if not self._can_start(action):
+            untaken = Pending(action, {ACTION_VAR: action.id})
+            raise self.refusals.cannot_start(action, self.decisions.whole_failures(untaken))
         self.pending = Pending(action, {ACTION_VAR: action.id})
         self.moves.append(decision)
         self._after_choice()
@@ -116,6 +158,9 @@ class DecisionProtocol:
         if not ok or not self.decisions.part_completable(part, env, pending.index + 1):
             self.decisions.unbind(plan, pending.index, env)
             raise self.refusals.not_completable(pending, param, wanted, whole)
+        if _has_whole_checks(pending.action) and not self._can_end_after(pending, part):
+            self.decisions.unbind(plan, pending.index, env)
+            raise self.refusals.whole_unreachable(pending, self.decisions.whole_failures(pending))
         pending.index += 1
         pending.decisions.append(decision)
         self.moves.append(decision)
@@ -148,6 +193,7 @@ class DecisionProtocol:
         part = self.decisions.current_part(pending)
         if pending.in_repeat:
             pending.repeats_done += 1
+            pending.repetitions.append({p.name: pending.vars.get(p.name) for p in part.params})
             for name in [p.name for p in part.params] + list(part.derived):
                 pending.vars.pop(name, None)
         pending.index = 0
@@ -159,7 +205,14 @@ class DecisionProtocol:
         if self._whole is not None and self._wanted_repeats > pending.repeats_done:
             # Judged now, while it is still this player's action: once it ends the turn may pass on.
             raise self.refusals.extra_repeat(pending, action, self._whole)
+        self._check_whole(pending)
         self._end_action()
+
+    def _check_whole(self, pending: Pending) -> None:
+        """The action ends: its checks over the whole action must hold."""
+        failures = self.decisions.whole_failures(pending)
+        if failures:
+            raise self.refusals.whole_fails(pending.action, failures)
 
     def _check_sources_used(self, action: Action) -> None:
         """Every source a whole action named for this part was taken (sourcing.md: `{resource}_from`)."""
@@ -181,6 +234,7 @@ class DecisionProtocol:
         repeat = pending.action.repeat
         if repeat is None or pending.repeats_done < repeat.min or pending.index != 0 or not pending.in_repeat:
             raise self.refusals.not_done(pending)
+        self._check_whole(pending)
         self.moves.append({"done": True})
         self._end_action()
         self.flow.run()

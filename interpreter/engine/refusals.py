@@ -127,6 +127,25 @@ class Refusals:
         return IllegalAction("this action needs more choices before it is done",
                              [self.action_failure(pending.action, message)])
 
+    def cannot_start(self, action: Action, failures: list[Failure]) -> IllegalAction:
+        """No way of taking the action meets its checks over the whole action."""
+        failures = failures or [self.action_failure(action, f"No {action.name} can be taken now.")]
+        return self.whole_fails(action, failures)
+
+    def whole_fails(self, action: Action, failures: list[Failure]) -> IllegalAction:
+        return IllegalAction(f"{action.name} cannot end like this", failures)
+
+    def whole_unreachable(self, pending: Pending, failures: list[Failure]) -> IllegalAction:
+        action = pending.action
+        assert action.repeat is not None
+        if not failures:  # they hold now, but no way on from this choice keeps them
+            requirement = action.repeat.whole[0]
+            failures = [Failure(requirement.rule, f"After this choice no {action.name} can meet: "
+                                                  f"{self.decisions.render(requirement, self.decisions.env({}))}",
+                                str(requirement.pos))]
+        return IllegalAction(f"{action.name}: no way on from this choice meets its checks over the whole action",
+                             failures)
+
     def unused_answers(self, action: Action, answers: list[Any]) -> IllegalAction:
         shown = ", ".join(repr(a) for a in answers)
         message = f"{action.name} asked no question that the answer(s) {shown} could answer."

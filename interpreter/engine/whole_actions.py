@@ -20,10 +20,12 @@ sources (`coal_from`, docs/engine.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from interpreter.engine.decisions import DecisionEngine, Pending
+from interpreter.engine.errors import IllegalAction
 from interpreter.engine.state import Snapshot
 from interpreter.engine.values import encode
 from interpreter.ruleset.model import Action, ActionPart
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from interpreter.engine.protocol import DecisionProtocol
 
 Move = dict[str, Any]
+T = TypeVar("T")
 # Functions whose value depends on the cards in a hand: a repeated part that uses none of them (nor
 # a choice of the action's own part) is searched once for every value of that part.
 HAND_FUNCTIONS = frozenset({"hand"})
@@ -132,11 +135,13 @@ class WholeActionSearch:
         repeat = action.repeat
         assert pending is not None and repeat is not None
         sequences: list[list[Move]] = []
-        if pending.repeats_done >= repeat.min:
+        if pending.repeats_done >= repeat.min and not self.decisions.whole_failures(pending):
             sequences.append([])  # done here
         if pending.action is not action or not pending.in_repeat:
             return sequences  # the action ended by itself
-        last = repeat.max is not None and pending.repeats_done + 1 >= repeat.max
+        # The last repetition possible needs no effects run, unless checks over the whole action
+        # must see it (they are judged when the action ends).
+        last = repeat.max is not None and pending.repeats_done + 1 >= repeat.max and not repeat.whole
         for choices in self._choices_of_repetition(action):
             if last:
                 sequences.append([choices])
@@ -150,8 +155,14 @@ class WholeActionSearch:
         return self._part_choices(action.repeat.part)
 
     def _after_part(self, part: ActionPart, then: Any, choices: Move) -> list[list[Move]]:
-        """Fork: bind the part's `choices`, run its effects as `apply` would, search what follows
-        with `then`, and put everything back."""
+        """Every sequence that can follow the part's `choices` (see `fork`)."""
+        result: list[list[Move]] = self.fork(part, choices, then, ended=[[]], refused=[])
+        return result
+
+    def fork(self, part: ActionPart, choices: Move, then: Callable[[], T], ended: T, refused: T) -> T:
+        """Bind the part's `choices`, run its effects as `apply` would, and answer with `then()`
+        (or `ended` when the action ended with this part, `refused` when its end was refused);
+        then put everything back."""
         protocol, table = self.protocol, self.table
         pending = protocol.pending
         assert pending is not None
@@ -160,18 +171,56 @@ class WholeActionSearch:
         actor = table.me.seat
         try:
             self._bind_all(part, choices)
-            protocol.complete_part()
-            protocol.answer_own_questions([], actor)
+            try:
+                protocol.complete_part()
+                protocol.answer_own_questions([], actor)
+            except IllegalAction:  # the action could not end here (its checks over the whole action)
+                return refused
             if protocol.question is not None:  # a question for someone else: nothing follows in this action
-                return [[]] if protocol.pending is None else []
+                return ended if protocol.pending is None else refused
             if protocol.pending is None:  # the action ended with this part
-                return [[]]
-            result: list[list[Move]] = then()
-            return result
+                return ended
+            return then()
         finally:
             snapshot.restore(table.state)
             protocol.rollback(checkpoint)
-            protocol.pending = saved
+            _put_back(pending, saved)  # the same object: a caller (the protocol) may hold it
+            protocol.pending = pending
+
+    # -- checks over the whole action (`requires_whole`) --------------------------------------------
+
+    def can_end(self, action: Action) -> bool:
+        """Between two repetitions of the pending action: whether some sequence of further
+        repetitions (perhaps none) ends it with its checks over the whole action holding."""
+        pending = self.protocol.pending
+        repeat = action.repeat
+        assert pending is not None and repeat is not None
+        if pending.repeats_done >= repeat.min and not self.decisions.whole_failures(pending):
+            return True
+        if pending.action is not action or not pending.in_repeat:
+            return False
+        return any(self.fork(repeat.part, choices, lambda: self.can_end(action), ended=True, refused=False)
+                   for choices in self._part_choices(repeat.part))
+
+    def can_end_after(self, action: Action, part: ActionPart, start: int) -> bool:
+        """With the pending part's choices bound up to `start` (excluded): whether some way of
+        completing it leads to a legal end of the action."""
+        pending = self.protocol.pending
+        assert pending is not None
+        chosen = {p.name: encode(pending.vars[p.name]) for p in part.params[:start]}
+        completions: list[Move] = []
+        self._bind_from(part, start, chosen, completions)
+        return any(self.fork(part, choices, lambda: self.can_end(action), ended=True, refused=False)
+                   for choices in completions)
+
+    def startable(self, action: Action) -> bool:
+        """Whether the action, not begun, can be taken to a legal end (checks over the whole included)."""
+        protocol = self.protocol
+        protocol.pending = Pending(action, {ACTION_VAR: action.id})
+        try:
+            return self.can_end_after(action, action.part, 0)
+        finally:
+            protocol.pending = None
 
     def _bind_all(self, part: ActionPart, choices: Move) -> None:
         """Bind a repetition's choices, as its decisions would (they were found legal)."""
@@ -211,6 +260,16 @@ def _expressions(part: ActionPart) -> list[Any]:
     return exprs
 
 
+def _put_back(pending: Pending, saved: Pending) -> None:
+    """Put the fields of `pending` back as `saved` (a copy) holds them, in the same containers
+    (an environment may hold its `vars`)."""
+    pending.vars.clear()
+    pending.vars.update(saved.vars)
+    pending.decisions[:] = saved.decisions
+    pending.repetitions[:] = saved.repetitions
+    pending.in_repeat, pending.index, pending.repeats_done = saved.in_repeat, saved.index, saved.repeats_done
+
+
 def _copy_pending(pending: Pending) -> Pending:
     return Pending(pending.action, dict(pending.vars), pending.in_repeat, pending.index, pending.repeats_done,
-                   list(pending.decisions))
+                   list(pending.decisions), list(pending.repetitions))

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any
 
-from brass_dsl import BOOL, INT, STR, DslError, ListType, Registry, ast, compile_expression
+from brass_dsl import BOOL, INT, STR, DslError, ListType, RecordType, Registry, ast, compile_expression
 from brass_dsl.source import ExpressionOrigin, SourcePos
 from interpreter.ruleset.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectSpec
 from interpreter.ruleset.errors import DiagnosticSink
@@ -233,9 +234,26 @@ class RulesetCompiler:
         if "repeat" in data:
             r = data["repeat"]
             inner, _ = self.part(path + ("repeat",), r, scope, {"nth": INT})
-            repeat = ActionRepeat(r["name"], r.get("min", 1), r.get("max"), inner, _cited(r))
+            whole = self.whole_requirements(path, data, scope, r["name"], inner)
+            repeat = ActionRepeat(r["name"], r.get("min", 1), r.get("max"), inner, _cited(r), whole)
         rules = _cited(data)
         return Action(action_id, data["name"], data.get("doc", ""), rules, part, repeat, self.doc.pos(path, key=True))
+
+    def whole_requirements(self, path: Path, data: Mapping[str, Any], scope: Registry, name: str,
+                           part: ActionPart) -> tuple[Requirement, ...]:
+        """`requires_whole`: checks over all the repetitions, where `name` (the repeated part's
+        name) is the list of them, each entry a record of that repetition's choices."""
+        if "requires_whole" not in data:
+            return ()
+        entry = RecordType(f"{name}_entry", f"One repetition of {path[-1]}: its choices.")
+        for param in part.params:
+            field_type = self.type_named(param.type, path + ("repeat", "params"))
+            if field_type is not None:
+                entry.add_field(param.name, field_type, param.doc or f"Its {param.name}.",
+                                of_value=itemgetter(param.name))
+        inner = self._bind(scope, name, ListType(entry), path + ("requires_whole",))
+        return tuple(self.requirement(path + ("requires_whole", i), r, inner)
+                     for i, r in enumerate(data["requires_whole"]))
 
     def part(self, path: Path, data: Mapping[str, Any], registry: Registry,
              extra: Mapping[str, Any]) -> tuple[ActionPart, Registry]:

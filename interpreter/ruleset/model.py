@@ -269,6 +269,9 @@ class ActionRepeat:
     max: int | None
     part: ActionPart
     rules: tuple[str, ...] = ()  # the rules that set min and max, cited when a repetition is one too many
+    # Preconditions over every repetition together (`requires_whole`), judged when the action ends:
+    # the repeated part's name is a list with one entry per repetition, each entry's fields its choices.
+    whole: tuple[Requirement, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,6 +128,8 @@ ACTION = record({
         "max": POS,  # Birmingham's Sell repeats up to 20 times
         **ACTION_PART,
     }),
+    # preconditions over all the repetitions together, judged when the action ends (docs/ruleset-format.md)
+    "requires_whole": {"type": "list", "schema": REQUIREMENT},
 })
 
 TILE = record({
