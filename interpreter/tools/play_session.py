@@ -316,6 +316,10 @@ class TerminalGame:
         try:
             self.save(self.game, self.save_path)
         except OSError as error:
-            self.say(f"could not save to {self.save_path}: {error}")
+            self._say_whole(f"could not save to {self.save_path}: {error}")
             return
-        self.say(f"saved to {self.save_path}")
+        self._say_whole(f"saved to {self.save_path}")
+
+    def _say_whole(self, text: str) -> None:
+        """A line naming a file, printed whole however long, so that the path can be copied."""
+        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
