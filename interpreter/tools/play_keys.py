@@ -90,10 +90,13 @@ def menu(keys: list[ActionKey], legal: list[dict[str, Any]]) -> Text:
 
 
 def why_not(game: Game, key: ActionKey) -> list[str]:
-    """Why the action cannot be taken now: every failed precondition, with its rule ID."""
+    """Why the action cannot be taken now: a first line with the first reason, then every failed
+    precondition with its rule ID and the rule's text."""
     if {"action": key.action} in game.legal_actions():
         return [f"{key.name} is possible now: type {key.key or 'its number'}"]
-    verdict = game.explain({"action": key.action})
-    lines = failure_lines(game.ruleset, verdict["failures"])
-    return [f"{key.name} is not possible now:", *lines] if lines else \
-        [f"{key.name} is not possible now (no way to complete it in this position)"]
+    failures = game.explain({"action": key.action})["failures"]
+    if not failures:
+        return [f"{key.name} is not possible now: no way to complete it in this position"]
+    first = failures[0]
+    reason = f"[{first.rule}] {first.message}" if first.rule else first.message
+    return [f"{key.name} is not possible now: {reason}", *failure_lines(game.ruleset, failures)]

@@ -258,11 +258,23 @@ def _detail(game: Game, key: str, value: Any) -> str:
         return "order " + " ".join(f"P{s}" for s in value)
     if isinstance(value, dict) and all(str(k).isdigit() for k in value):
         return f"{key} " + " ".join(f"P{k} {v}" for k, v in value.items())
+    if isinstance(value, list) and value and all(isinstance(v, dict) and "owner" in v for v in value):
+        return _by_owner(key, value)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return f"{key} " + (", ".join(slot_name(ruleset, v).split(" (")[0] for v in value) or "none")
     if isinstance(value, bool):
         return key if value else f"no {key}"
     return f"{key} {value}"
+
+
+def _by_owner(key: str, items: list[dict[str, Any]]) -> str:
+    """Scored items (links, tiles) summed per owner: `links P1 12 VP (5), P2 3 VP (2)`."""
+    totals: dict[int, list[int]] = {}
+    for item in items:
+        total = totals.setdefault(int(item["owner"]), [0, 0])
+        total[0] += int(item.get("vp", 0))
+        total[1] += 1
+    return f"{key} " + ", ".join(f"P{seat} {vp} VP ({n})" for seat, (vp, n) in sorted(totals.items()))
 
 
 def failure_lines(ruleset: Ruleset, failures: Sequence[Any]) -> list[str]:

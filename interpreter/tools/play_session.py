@@ -101,7 +101,7 @@ class TerminalGame:
         self.bot_moves.append(move_name(self.game, move))
         before = len(self.game.state.log)
         self.game.apply(move)
-        if self.game.question is None and self.game.pending is None:
+        if self.game.pending is None:  # the action is over (a question after it is said apart)
             self.say(seat_label(seat).append(f" ({self.seats[seat - 1]}): " + ", ".join(self.bot_moves)))
             self.bot_moves = []
         self._show_entries(self.game.state.log[before:])
@@ -208,7 +208,7 @@ class TerminalGame:
         if lowered == BACK and not between:
             return "restart" if self._back_out() else "again"
         if why is not None:
-            for line in why_not(self.game, why):
+            for line in why_not(self.game, why)[1:] or why_not(self.game, why):
                 self.say(line)
         elif lowered == EXPLAIN:
             self._explain()
