@@ -324,7 +324,7 @@ def interrupted(marker: str | None, *args: str) -> tuple[int, str]:
     stream = process.stderr if marker else process.stdout
     for line in stream:
         seen.append(line)
-        if (marker and line.rstrip().endswith(" " + marker)) or (not marker and "choose an action" in line):
+        if (marker and line.rstrip().endswith(" " + marker)) or (not marker and line.startswith("Actions:")):
             break
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
@@ -350,7 +350,7 @@ def test_the_installed_script_answers_ctrl_c_too() -> None:
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert process.stdout is not None
     for line in process.stdout:
-        if "choose an action" in line:
+        if line.startswith("Actions:"):
             break
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)

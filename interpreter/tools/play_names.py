@@ -250,6 +250,8 @@ def _detail(game: Game, key: str, value: Any) -> str:
         return industry_name(ruleset, value)
     if key == "link" and isinstance(value, str):
         return link_name(ruleset, value)
+    if key == "resource" and isinstance(value, str) and value in ruleset.resources:
+        return ruleset.resources[value].name
     if key == "era" and isinstance(value, str):
         return next((e.name for e in ruleset.eras if e.id == value), value)
     if key in _SEAT_KEYS and isinstance(value, int):
@@ -262,6 +264,11 @@ def _detail(game: Game, key: str, value: Any) -> str:
         return _by_owner(key, value)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return f"{key} " + (", ".join(slot_name(ruleset, v).split(" (")[0] for v in value) or "none")
+    if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+        return f"{key} " + ("; ".join(", ".join(_detail(game, k, v) for k, v in item.items()) for item in value)
+                            or "none")
+    if isinstance(value, str) and "/" in value:  # a slot, such as the mine a resource came from
+        return f"{key} {slot_name(ruleset, value).split(' (')[0]}"
     if isinstance(value, bool):
         return key if value else f"no {key}"
     return f"{key} {value}"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 from interpreter.engine.game import Game, IllegalAction
@@ -38,6 +39,7 @@ from interpreter.tools.play_keys import (
 from interpreter.tools.play_names import decision_name, entry_text, failure_lines, move_name, param_type, seat_label
 
 HUMAN = "human"
+LONG_LIST = 10  # more choices than this are shown in two columns when their names are short
 
 ReadLine = Callable[[], str | None]  # None at the end of the input
 Choice = tuple[str, dict[str, Any]]  # what the player reads, the decision it stands for
@@ -50,6 +52,22 @@ class Refusal:
 
     summary: str
     detail: list[str] = field(default_factory=list)
+
+
+def numbered(choices: Sequence[Choice], width: int) -> Text | Table:
+    """The choices numbered, one per line; a long list of mostly short names in two columns,
+    down the first column first (a longer name wraps in its column), so that it fits a screen."""
+    labels = [f"{n:3d}  {label}" for n, (label, _) in enumerate(choices, start=1)]
+    lengths = sorted(map(len, labels))
+    if len(labels) <= LONG_LIST or lengths[len(lengths) * 9 // 10] > width // 2 - 2:
+        return Text("\n".join(labels))
+    rows = -(-len(labels) // 2)
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(max_width=width // 2)
+    grid.add_column()
+    for row in range(rows):
+        grid.add_row(labels[row], labels[row + rows] if row + rows < len(labels) else "")
+    return grid
 
 
 class TerminalGame:
@@ -173,8 +191,7 @@ class TerminalGame:
             return
         back = ", x backs out" if self._can_back_out() else ""
         self.say(Text(self._prompt(), style="bold").append(f" (type a number{back})", style="dim"))
-        for n, (label, _) in enumerate(choices, start=1):
-            self.say(f"{n:3d}  {label}")
+        self.console.print(numbered(choices, self.console.width), markup=False, highlight=False)
 
     def _handle(self, text: str, choices: list[Choice], between: bool, seat: int) -> bool | None:
         """True: a decision was applied (or the action backed out of); False: quit; None: ask again."""
