@@ -5,10 +5,12 @@ shortfall question in words, and a whole game played from scripted input."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 from rich.console import Console
 
 from interpreter import Game, load_ruleset
@@ -174,3 +176,16 @@ def test_bots_of_any_registered_name_play_their_seats(seats: str) -> None:
     assert run_play(load_ruleset("birmingham"), 2, 3, seats, None, None, terminal_console,
                     lambda: next(feed, None)) == 0
     assert "(random): " in out.getvalue()
+
+
+def test_in_a_terminal_the_players_have_their_colours_and_the_lines_still_fit() -> None:
+    out = io.StringIO()
+    colour_console = Console(file=out, width=80, force_terminal=True, color_system="standard")
+    feed = iter(["b", "1", "q"])
+    TerminalGame(Game.new(load_ruleset("birmingham"), 2, seed=1), ["human", "greedy"], colour_console,
+                 lambda: next(feed, None)).run()
+    text = out.getvalue()
+    assert "\x1b[1;35mP1\x1b[0m" in text and "\x1b[1;31mP2\x1b[0m" in text  # magenta, red
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    assert max(cell_len(line) for line in plain.splitlines()) <= 80
+    assert "\x1b[1;2;9msell?e\x1b[0m" not in text and "\x1b[2;9msell?e\x1b[0m" in text  # dimmed, struck out

@@ -33,7 +33,7 @@ def header(game: Game) -> Text:
     rounds = game.ruleset.setup.rounds_per_era.get(len(state.players))
     of = f" of {rounds}" if rounds else ""
     seat = game.deciding_seat
-    text = Text(f"{era}, round {state.round}{of}: ", style="bold")
+    text = Text.assemble((f"{era}, round {state.round}{of}: ", "bold"))
     text.append_text(seat_label(seat))
     left = state.actions_left
     text.append(f" to act, {left} action{'s' if left != 1 else ''} left; {len(state.deck)} cards in the deck")
@@ -76,7 +76,7 @@ def mat(game: Game, seat: int) -> list[Any]:
     """The player's own mat: money, income (level and track space), VP, what is left of each
     industry (count and next level), links left, and the hand by card name."""
     table, player = game.table, game.table.player(seat)
-    figures = Text("Your mat ", style="bold").append_text(seat_label(seat))
+    figures = Text.assemble(("Your mat ", "bold"), seat_label(seat))
     figures.append(f": £{player.money}, income {table.income_level(player):+d} (space {player.income_position}), "
                    f"{player.vp} VP, {player.links_left} links left")
     tiles = Table(box=None, pad_edge=False, header_style="bold", title="Tiles left on your mat",
@@ -87,7 +87,7 @@ def mat(game: Game, seat: int) -> list[Any]:
         n = table.tiles_left(player, industry)
         row.append(f"{roman(table.lowest_tile(player, industry).level)} ({n})" if n else "none")
     tiles.add_row(*row)
-    hand = Text("Hand: ", style="bold").append(hand_names(player.hand))
+    hand = Text.assemble(("Hand: ", "bold"), hand_names(player.hand))
     return [figures, tiles, hand]
 
 
@@ -127,7 +127,7 @@ def full_board(game: Game) -> list[Any]:
         parts.append(Text("  none"))
     parts.append(markets_line(game))
     merchants = [merchant_name(ruleset, m) for m in game.state.merchants if m.buys]
-    parts.append(Text("Merchants: ", style="bold").append("; ".join(merchants) or "none"))
+    parts.append(Text.assemble(("Merchants: ", "bold"), "; ".join(merchants) or "none"))
     return parts
 
 

@@ -79,7 +79,7 @@ def menu(keys: list[ActionKey], legal: list[dict[str, Any]]) -> Text:
     """`Actions: [b]uild [n]etwork [d]evelop sell?e …`: the impossible ones dimmed, without their
     key, followed by the key that tells why."""
     possible = {d.get("action") for d in legal if len(d) == 1}
-    text = Text("Actions:", style="bold")
+    text = Text.assemble(("Actions:", "bold"))
     for number, key in enumerate(keys, start=1):
         text.append(" ")
         if key.action in possible:

@@ -17,7 +17,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import Card, MerchantSpace, PlacedTile
 from interpreter.ruleset.model import Ruleset
 
-# Player colours of the physical game, in seat order; a seat past the last takes them again.
+# One colour per seat (purple, red, yellow, then cyan for white); a seat past the last takes them again.
 SEAT_STYLES = ("bold magenta", "bold red", "bold yellow", "bold cyan")
 
 _ROMAN = ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
@@ -29,7 +29,7 @@ def seat_style(seat: int) -> str:
 
 def seat_label(seat: int) -> Text:
     """`P2` in the seat's colour."""
-    return Text(f"P{seat}", style=seat_style(seat))
+    return Text.assemble((f"P{seat}", seat_style(seat)))  # a span: text appended stays plain
 
 
 def roman(level: int) -> str:
