@@ -55,7 +55,7 @@ def test_a_whole_game_against_a_bot_from_scripted_input_fits_80_columns() -> Non
 
     def always_pass(terminal: TerminalGame) -> str:
         game = terminal.game
-        asked_with.append(len(terminal._choices(game.legal_actions())))
+        asked_with.append(len(terminal.offered(game.legal_actions())))
         return "p" if game.pending is None and game.question is None else "1"
 
     terminal, out, status = play(Game.new(load_ruleset("birmingham"), 2, seed=1), ["human", "greedy"], always_pass)

@@ -188,8 +188,9 @@ def answer_name(game: Game, value: Any) -> str:
 
 
 def _is_shortfall(game: Game) -> bool:
-    """The open question asks for tiles to pay for unpaid income (it is asked outside any action)."""
-    return game.question is not None and game.pending is None
+    """The open question asks for tiles to pay for unpaid income (the engine's `collect_income`
+    effect asks it under keys `shortfall/SEAT/N`)."""
+    return game.question is not None and str(game.question.get("key", "")).startswith("shortfall/")
 
 
 def move_name(game: Game, move: dict[str, Any]) -> str:

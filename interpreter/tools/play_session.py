@@ -141,7 +141,7 @@ class TerminalGame:
             self.show(summary(game, self.seats, seat))
             self.action_start, self.chosen = game.copy(), 0
         legal = game.legal_actions()
-        choices = self._choices(legal)
+        choices = self.offered(legal)
         if len(choices) == 1:
             self.say(Text(f"  {self._prompt()}: {choices[0][0]} (the only choice)", style="dim"))
             return bool(self._apply(choices[0][1], seat, typed=False))
@@ -156,7 +156,7 @@ class TerminalGame:
             if outcome is not None:
                 return outcome
 
-    def _choices(self, legal: list[dict[str, Any]]) -> list[Choice]:
+    def offered(self, legal: list[dict[str, Any]]) -> list[Choice]:
         """The legal decisions as the player reads them; cards of the same face are one choice
         (which copy is discarded changes nothing)."""
         choices: list[Choice] = []
