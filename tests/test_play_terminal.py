@@ -124,9 +124,9 @@ SHORTFALL = {  # scenarios/birmingham/shortfall_two_tiles_chosen_excess_kept.yam
 def test_the_shortfall_question_names_each_tile_with_its_level_and_vp() -> None:
     game = Game.from_setup(load_ruleset("birmingham"), 2, SHORTFALL)
     terminal, out, _ = play(game, ["human", "human"], lines_of("p", "1", "1"))
-    question = out[out.index("Remove a tile"):]
+    question = out[out.index("P1: Remove a tile"):]
     assert question.splitlines()[:4] == [
-        "Remove a tile to raise £7 of unpaid income (type a number)",
+        "P1: Remove a tile to raise £7 of unpaid income (type a number)",
         "  1  Brewery level 2 at Stafford 0, flipped; 5 VP, raises £3",  # in board order
         "  2  Coal Mine level 1 at Dudley 0; 1 VP, raises £2",
         "  3  Cotton Mill level 1 at Worcester 0; 5 VP, raises £6"]

@@ -261,7 +261,7 @@ def _detail(game: Game, key: str, value: Any) -> str:
         return "order " + " ".join(f"P{s}" for s in value)
     if isinstance(value, dict) and all(str(k).isdigit() for k in value):
         return f"{key} " + " ".join(f"P{k} {v}" for k, v in value.items())
-    if isinstance(value, list) and value and all(isinstance(v, dict) and "owner" in v for v in value):
+    if isinstance(value, list) and value and all(isinstance(v, dict) and {"owner", "vp"} <= set(v) for v in value):
         return _by_owner(key, value)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return f"{key} " + (", ".join(slot_name(ruleset, v).split(" (")[0] for v in value) or "none")

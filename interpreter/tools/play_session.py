@@ -190,7 +190,9 @@ class TerminalGame:
             self.say(menu(self.keys, self.game.legal_actions()))
             return
         back = ", x backs out" if self._can_back_out() else ""
-        self.say(Text.assemble((self._prompt(), "bold"), (f" (type a number{back})", "dim")))
+        asked = self.game.question
+        whose = Text.assemble(seat_label(int(asked["player"])), ": ") if asked is not None else Text()
+        self.say(Text.assemble(whose, (self._prompt(), "bold"), (f" (type a number{back})", "dim")))
         self.console.print(numbered(choices, self.console.width), markup=False, highlight=False)
 
     def _handle(self, text: str, choices: list[Choice], between: bool, seat: int) -> bool | None:
