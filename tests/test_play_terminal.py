@@ -189,3 +189,11 @@ def test_in_a_terminal_the_players_have_their_colours_and_the_lines_still_fit() 
     plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
     assert max(cell_len(line) for line in plain.splitlines()) <= 80
     assert "\x1b[1;2;9msell?e\x1b[0m" not in text and "\x1b[2;9msell?e\x1b[0m" in text  # dimmed, struck out
+
+
+def test_the_summary_marks_what_changed_since_the_person_last_looked() -> None:
+    """Seed 1: P1 builds a Coal Mine I (£5) from £17; P2 spends £10 in round 2 from £12."""
+    _, out, _ = play(Game.new(load_ruleset("birmingham"), 2, seed=1), ["human", "greedy"], lines_of("b", "1", "2"))
+    second = out[out.index("round 2 of 10"):].splitlines()
+    assert second[2].split() == ["P2", "greedy", "£2", "-10", "+0", "0", "8", "£10", "1", "13"]
+    assert second[3].split() == [">P1", "human", "£12", "-5", "+0", "0", "8", "£0", "1", "14"]

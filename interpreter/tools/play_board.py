@@ -40,8 +40,24 @@ def header(game: Game) -> Text:
     return text
 
 
-def players_table(game: Game, seats: Sequence[str]) -> Table:
-    """One row per player, in turn order: money, income, VP, cards, money spent this round, tiles."""
+Figures = dict[int, tuple[int, int, int]]  # seat -> money, income level, VP
+
+
+def figures(game: Game) -> Figures:
+    """What the summary marks when it changes: each player's money, income level and VP."""
+    return {p.seat: (p.money, game.table.income_level(p), p.vp) for p in game.table.players}
+
+
+def _with_change(now: int, before: int | None, text: str) -> Text:
+    """`£12 -5`: a figure and, dimmed, how it changed since the player last looked."""
+    if before is None or before == now:
+        return Text(text)
+    return Text.assemble(text, (f" {now - before:+d}", "dim"))
+
+
+def players_table(game: Game, seats: Sequence[str], before: Figures | None = None) -> Table:
+    """One row per player, in turn order: money, income, VP (each with its change since `before`),
+    cards, money spent this round, tiles on the board, links left."""
     table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
     for column, justify in (("", "left"), ("who", "left"), ("money", "right"), ("income", "right"),
                             ("VP", "right"), ("cards", "right"), ("spent", "right"), ("tiles", "right"),
@@ -54,8 +70,12 @@ def players_table(game: Game, seats: Sequence[str]) -> Table:
     for seat in game.state.turn_order or [p.seat for p in game.table.players]:
         p = game.table.player(seat)
         marker = Text(">" if seat == acting else " ").append_text(seat_label(seat))
-        table.add_row(marker, Text(seats[seat - 1], style=seat_style(seat)), f"£{p.money}",
-                      f"{game.table.income_level(p):+d}", str(p.vp), str(len(p.hand)), f"£{p.spent}",
+        was = (before or {}).get(seat)
+        money, income, vp = figures(game)[seat]
+        table.add_row(marker, Text(seats[seat - 1], style=seat_style(seat)),
+                      _with_change(money, was[0] if was else None, f"£{money}"),
+                      _with_change(income, was[1] if was else None, f"{income:+d}"),
+                      _with_change(vp, was[2] if was else None, str(vp)), str(len(p.hand)), f"£{p.spent}",
                       str(on_board[seat]), str(p.links_left))
     return table
 
@@ -91,10 +111,11 @@ def mat(game: Game, seat: int) -> list[Any]:
     return [figures, tiles, hand]
 
 
-def summary(game: Game, seats: Sequence[str], seat: int) -> list[Any]:
-    """What a player needs before choosing an action: the round, the players, the markets and
-    their own mat (what the others did was printed as they did it). `m` shows the full board."""
-    return [Text(), header(game), players_table(game, seats), markets_line(game), *mat(game, seat)]
+def summary(game: Game, seats: Sequence[str], seat: int, before: Figures | None = None) -> list[Any]:
+    """What a player needs before choosing an action: the round, the players (with what changed
+    since `before`, when they last looked), the markets and their own mat; what the others did
+    was printed as they did it, and `m` shows the full board."""
+    return [Text(), header(game), players_table(game, seats, before), markets_line(game), *mat(game, seat)]
 
 
 def full_board(game: Game) -> list[Any]:

@@ -22,7 +22,7 @@ from interpreter.engine.game import Game, IllegalAction
 from interpreter.ruleset.errors import BrassError
 from interpreter.tools.bots import Bot, bot_seed, deciding_seat, make_bot
 from interpreter.tools.guards import ENGINE_SLIPS, MAX_MOVE_CHARS, clip, move_problem, parse_json, slip_text
-from interpreter.tools.play_board import full_board, header, standings_table, summary
+from interpreter.tools.play_board import Figures, figures, full_board, header, standings_table, summary
 from interpreter.tools.play_keys import (
     BACK,
     BOARD,
@@ -89,6 +89,7 @@ class TerminalGame:
         self.action_start: Game | None = None  # the game as it was when the person's action began
         self.chosen = 0  # decisions of that action the person typed (forced ones are not counted)
         self.prompts = 0  # lines asked for: what a forced decision never costs
+        self.seen: dict[int, Figures] = {}  # the figures each person saw in their last summary
 
     def say(self, text: str | Text = "") -> None:
         """Print wrapped at the console's width (nothing wider), without markup in the text."""
@@ -138,7 +139,8 @@ class TerminalGame:
         game = self.game
         between = game.pending is None and game.question is None
         if between and self.action_start is None:
-            self.show(summary(game, self.seats, seat))
+            self.show(summary(game, self.seats, seat, self.seen.get(seat)))
+            self.seen[seat] = figures(game)
             self.action_start, self.chosen = game.copy(), 0
         legal = game.legal_actions()
         choices = self.offered(legal)
