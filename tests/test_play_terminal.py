@@ -197,3 +197,31 @@ def test_the_summary_marks_what_changed_since_the_person_last_looked() -> None:
     second = out[out.index("round 2 of 10"):].splitlines()
     assert second[2].split() == ["P2", "greedy", "£2", "-10", "+0", "0", "8", "£10", "1", "13"]
     assert second[3].split() == [">P1", "human", "£12", "-5", "+0", "0", "8", "£0", "1", "14"]
+
+
+VARIANT = """\
+name: with-a-sabbatical
+title: With a sabbatical
+version: "0.1"
+extends: birmingham
+actions:
+  sabbatical:
+    name: Sabbatical
+    rules: [R-TURN-05]
+    doc: Discard a card and do nothing, with style.
+    params:
+      - {name: card, type: card, from: hand(me), rule: R-TURN-04}
+    effects:
+      - discard: card
+"""
+
+
+def test_a_variants_new_action_gets_a_key_of_its_own(tmp_path: Any) -> None:
+    folder = tmp_path / "with-a-sabbatical"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text(VARIANT, encoding="utf-8")
+    ruleset = load_ruleset(str(folder))
+    keys = {k.action: k.key for k in action_keys(ruleset)}
+    assert keys["sabbatical"] == "a"  # s saves: the next letter of its name
+    _, out, _ = play(Game.new(ruleset, 2, seed=1), ["human", "greedy"], lines_of("a", "1"))
+    assert "s[a]bbatical" in out and "P1: Sabbatical" in out and "P1: card Nuneaton" in out
