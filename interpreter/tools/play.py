@@ -22,11 +22,24 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots import BOTS, deciding_seat
 from interpreter.tools.guards import ENGINE_SLIPS, clip, move_problem, parse_json, read_text, slip_text
 from interpreter.tools.play_board import standings_table
-from interpreter.tools.play_names import failure_lines
+from interpreter.tools.play_names import decision_name, failure_lines, prompt_text
 from interpreter.tools.play_session import HUMAN, ReadLine, TerminalGame
 
-__all__ = ["HUMAN", "failure_lines", "format_entry", "parse_saved", "parse_seats", "read_saved", "run_play",
-           "run_replay", "save", "standings_table", "stdin_reader"]
+__all__ = [
+    "HUMAN",
+    "describe_decision",
+    "failure_lines",
+    "format_entry",
+    "parse_saved",
+    "parse_seats",
+    "prompt_text",
+    "read_saved",
+    "run_play",
+    "run_replay",
+    "save",
+    "standings_table",
+    "stdin_reader",
+]
 
 
 # == reading and writing saved games ============================================================
@@ -84,6 +97,11 @@ def _new_file_mode() -> int:
 
 
 # == describing the game (the rest is in play_names and play_board) ================================
+
+def describe_decision(game: Game, decision: dict[str, Any]) -> str:
+    """A listed decision in words (for other front ends, such as a web view)."""
+    return decision_name(game, decision)
+
 
 def format_entry(entry: dict[str, Any]) -> str:
     """One log entry on one line: its event, then its details as key=value."""

@@ -170,6 +170,18 @@ def decision_name(game: Game, decision: dict[str, Any]) -> str:
     return value_name(game, param_type(game, name), value)
 
 
+def prompt_text(game: Game) -> str:
+    """What is being decided now: `Build: card`, `player 1: Remove a tile …` for a question."""
+    if game.question is not None:
+        return f"player {game.question['player']}: {game.question['prompt']}"
+    pending = game.pending
+    if pending is None:
+        return f"{game.table.me.name}: choose an action"
+    part = pending.action.repeat.part if pending.in_repeat and pending.action.repeat else pending.action.part
+    name = part.params[pending.index].name if pending.index < len(part.params) else "next"
+    return f"{pending.action.name}: {name.replace('_', ' ')}"
+
+
 def answer_name(game: Game, value: Any) -> str:
     """An answer to a question: the options are tiles (by their slot) or industries; a tile
     shows what a shortfall question needs (what it is, where, its VP and what it raises)."""

@@ -36,7 +36,15 @@ from interpreter.tools.play_keys import (
     menu,
     why_not,
 )
-from interpreter.tools.play_names import decision_name, entry_text, failure_lines, move_name, param_type, seat_label
+from interpreter.tools.play_names import (
+    decision_name,
+    entry_text,
+    failure_lines,
+    move_name,
+    param_type,
+    prompt_text,
+    seat_label,
+)
 
 HUMAN = "human"
 LONG_LIST = 10  # more choices than this are shown in two columns when their names are short
@@ -177,15 +185,8 @@ class TerminalGame:
 
     def _prompt(self) -> str:
         """What is being decided now: `Build: card`, or a question's own words."""
-        game = self.game
-        if game.question is not None:
-            return str(game.question["prompt"])
-        pending = game.pending
-        if pending is None:
-            return "Action"
-        part = pending.action.repeat.part if pending.in_repeat and pending.action.repeat else pending.action.part
-        name = part.params[pending.index].name if pending.index < len(part.params) else "next"
-        return f"{pending.action.name}: {name.replace('_', ' ')}"
+        question = self.game.question
+        return str(question["prompt"]) if question is not None else prompt_text(self.game)
 
     def _show_choices(self, choices: list[Choice], between: bool) -> None:
         if between:
