@@ -240,9 +240,20 @@ class TerminalGame:
             self.show(full_board(self.game))
         elif lowered in (HELP, "help"):
             self.say(HELP_TEXT)
+            self.show([Text("The actions:", style="bold"), self._actions_help()])
         else:
             return "none"
         return "again"
+
+    def _actions_help(self) -> Table:
+        """Each action's key, name and the ruleset's own description of it (wrapped beside the key)."""
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column()
+        grid.add_column()
+        for number, key in enumerate(self.keys, start=1):
+            doc = self.game.ruleset.actions[key.action].doc
+            grid.add_row(f"  {key.key or number}", Text.assemble((key.name, "bold"), f": {doc}"))
+        return grid
 
     # -- backing out --------------------------------------------------------------------------------
 
