@@ -46,6 +46,14 @@ MAX_ERAS = 10
 MAX_TOTAL = 1000
 
 
+# Words with a meaning of their own, also known to the condition language's vocabulary (the
+# values of `location.kind`, `industry.flips`, … that `brass lint` checks a compared word against).
+LOCATION_KINDS = ("town", "farm_brewery", "merchant")
+FLIPS = ("sold", "emptied")
+WILD_KINDS = ("location", "industry")
+LINK_KINDS = ("canal", "rail")
+
+
 def ints(low: int, high: int) -> dict[str, Any]:
     """An integer from `low` to `high`."""
     return {"type": "int", "min": low, "max": high}
@@ -171,7 +179,7 @@ SECTIONS: dict[str, dict[str, Any]] = {
     "colour_groups": req(table_of(record({"name": req({"type": "string"})}))),
     "locations": req(table_of(record({
         "name": req({"type": "string"}),
-        "kind": req({"type": "string", "allowed": ["town", "farm_brewery", "merchant"]}),
+        "kind": req({"type": "string", "allowed": list(LOCATION_KINDS)}),
         "group": ID,
         "slots": {"type": "list", "maxlength": MAX_COUNT, "schema": {"type": "list", "schema": ID, "minlength": 1}},
         "link_icons": NON_NEG,
@@ -184,7 +192,7 @@ SECTIONS: dict[str, dict[str, Any]] = {
     # industries.yaml
     "industries": req(table_of(record({
         "name": req({"type": "string"}),
-        "flips": req({"type": "string", "allowed": ["sold", "emptied"]}),
+        "flips": req({"type": "string", "allowed": list(FLIPS)}),
         "produces": ID,
     }))),
     "tiles": req(table_of({"type": "list", "schema": TILE, "minlength": 1, "maxlength": MAX_COUNT})),
@@ -195,9 +203,9 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "count": req(per_player_count(NON_NEG)),
     }))),
     "wild_cards": req(table_of(record({
-        "kind": req({"type": "string", "allowed": ["location", "industry"]}),
+        "kind": req({"type": "string", "allowed": list(WILD_KINDS)}),
         "count": req(NON_NEG),
-        "excludes": {"type": "list", "schema": {"type": "string", "allowed": ["town", "farm_brewery", "merchant"]}},
+        "excludes": {"type": "list", "schema": {"type": "string", "allowed": list(LOCATION_KINDS)}},
     }))),
     # merchants.yaml
     "merchants": req(table_of(record({
@@ -254,7 +262,7 @@ SECTIONS: dict[str, dict[str, Any]] = {
     "eras": req({"type": "list", "minlength": 1, "maxlength": MAX_ERAS, "schema": record({
         "id": req(ID),
         "name": req({"type": "string"}),
-        "link_kind": req({"type": "string", "allowed": ["canal", "rail"]}),
+        "link_kind": req({"type": "string", "allowed": list(LINK_KINDS)}),
         "actions_per_turn": req(POS),
         "first_round_actions": POS,
         "network": req({"type": "list", "minlength": 1, "maxlength": MAX_COUNT, "schema": record({
@@ -312,10 +320,14 @@ def _definitions() -> DefinitionSchema:
     return schema
 
 
-def validate_structure(doc: Document, sink: DiagnosticSink, *, partial: bool = False) -> bool:
-    """Check the merged ruleset document's shape; report every problem to `sink`."""
+def validate_structure(doc: Document, sink: DiagnosticSink, *, partial: bool = False,
+                       broken: set[tuple[Any, ...]] | None = None) -> bool:
+    """Check the merged ruleset document's shape; report every problem to `sink`, and add the
+    path of each to `broken` (so that the later stages can leave those parts out)."""
     if not isinstance(doc.data, dict):
         sink.error(doc.pos(()), "a ruleset must be a mapping of sections")
+        if broken is not None:
+            broken.add(())
         return False
     validator = _validator_class()(_definitions(), allow_unknown=False)
     # No normalization: the schema has no rule that normalizes (coerce, default,
@@ -326,6 +338,8 @@ def validate_structure(doc: Document, sink: DiagnosticSink, *, partial: bool = F
         return True
     for error in _leaf_errors(validator._errors):
         path = tuple(error.document_path)
+        if broken is not None:
+            broken.add(path)
         key_error = error.code == 0x03 or error.rule == "required"
         sink.error(doc.pos(path, key=key_error and error.code == 0x03), _message(error, path))
     return False
