@@ -46,10 +46,13 @@ class RulesetCompiler:
     """Compiles the expression-bearing sections of one validated ruleset."""
 
     def __init__(self, doc: Document, registry: Registry, sink: DiagnosticSink,
-                 trees: dict[str, ast.Node] | None = None) -> None:
+                 trees: dict[str, ast.Node] | None = None, *, partial: bool = False) -> None:
         self.doc = doc
         self.registry = registry
         self.sink = sink
+        # After errors in other sections, some of the data a {…} text reads may be missing: a part
+        # that cannot be worked out then says nothing (those errors say why).
+        self.partial = partial
         # The syntax tree of every text compiled, by text: given (from the ruleset cache), each
         # text found there is not parsed again; every text parsed here is added.
         self.trees: dict[str, ast.Node] = {} if trees is None else trees
@@ -138,7 +141,7 @@ class RulesetCompiler:
 
     def text_context(self) -> TextContext:
         ruleset_names = {entry.name for entry in self.registry.names()} - set(GAME_NAMES)
-        return TextContext(self.doc.data, ruleset_names, GAME_FUNCTIONS, self.sink)
+        return TextContext(self.doc.data, ruleset_names, GAME_FUNCTIONS, self.sink, quiet=self.partial)
 
     # -- effects -----------------------------------------------------------------
 

@@ -47,17 +47,20 @@ READS: dict[str, tuple[str, ...]] = {
 
 class CrossChecker:
     """Checks the references of one validated ruleset document; `broken` names the sections that
-    failed the structure check (the checks reading them are left out)."""
+    failed the structure check (the checks reading them are left out). `failed` receives the path
+    of every error reported, so that compiling can leave out what they are about."""
 
     def __init__(self, doc: Document, sink: DiagnosticSink, broken: frozenset[str] = frozenset()) -> None:
         self.doc = doc
         self.data: Mapping[str, Any] = doc.data
         self.sink = sink
         self.broken = broken
+        self.failed: set[Path] = set()
 
     # -- helpers -----------------------------------------------------------------
 
     def error(self, path: Path, message: str, *, key: bool = False) -> None:
+        self.failed.add(path)
         self.sink.error(self.doc.pos(path, key=key), message)
 
     def expect_in(self, value: Any, known: Iterable[str], what: str, path: Path) -> bool:
@@ -344,7 +347,9 @@ def where_rules_are(doc: Document) -> str:
             "section in this ruleset's own files)")
 
 
-def check_references(doc: Document, sink: DiagnosticSink, broken: frozenset[str] = frozenset()) -> None:
+def check_references(doc: Document, sink: DiagnosticSink, broken: frozenset[str] = frozenset()) -> set[Path]:
     """Report every broken cross-reference of a ruleset; with `broken`, of the sections that passed
-    the structure check."""
-    CrossChecker(doc, sink, broken).run()
+    the structure check. Returns the path of each error reported."""
+    checker = CrossChecker(doc, sink, broken)
+    checker.run()
+    return checker.failed

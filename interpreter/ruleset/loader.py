@@ -138,20 +138,42 @@ def _load_checked(folder: Path) -> Ruleset:
     if () in broken:  # not even a mapping of sections: nothing later can be checked
         sink.raise_if_any()
     usable, sections = _well_formed(doc, broken)
-    check_references(usable, sink, sections)
+    broken |= check_references(usable, sink, sections)
     trees: dict[str, ast.Node] = {}
-    ruleset = _compile(usable, sink, trees, skip=sections if broken else None)
+    if sink.items:
+        _compile_what_is_sound(doc, broken, sink, trees)
+        sink.raise_if_any()
+    ruleset = _compile(doc, sink, trees)
     sink.raise_if_any()
-    assert ruleset is not None  # without a structure error, compiling always gives a ruleset
+    assert ruleset is not None  # without an earlier error, compiling always gives a ruleset
     ruleset_cache.store(folder, chain, log, doc, trees)
     return _finish(ruleset, doc, chain)
 
 
+def _compile_what_is_sound(doc: Document, broken: set[tuple[Any, ...]], sink: DiagnosticSink,
+                           trees: dict[str, ast.Node]) -> None:
+    """After errors of the earlier stages, compile what they leave sound, for its own errors. The
+    model is built only if every section it reads passed: a section that failed may hold anything
+    (a billion income spaces is refused by the structure check, and must never be expanded)."""
+    usable, sections = _well_formed(doc, broken)
+    if sections & MODEL_SECTIONS:
+        return
+    _compile(usable, sink, trees, skip=sections)
+
+
+# The sections the model and the vocabulary are built from (`build_static_model`); the others
+# (eras, merchants, round_end, game_end, actions) are compiled one by one and can be left out.
+MODEL_SECTIONS = frozenset((
+    "name", "title", "version", "players", "description", "rulebook", "rules", "colour_groups", "locations",
+    "links", "industries", "tiles", "cards", "wild_cards", "merchant_tiles", "resources", "markets",
+    "income_track", "setup", "economy", "turns"))
+
+
 def _well_formed(doc: Document, broken: set[tuple[Any, ...]]) -> tuple[Document, frozenset[str]]:
-    """What the later stages can check after structure errors, so that they still report every
-    independent problem: the document without the actions that have a structure error (each
-    action is checked and compiled on its own), and the other sections that have one (the checks
-    and compiling that read them are left out; they would only add noise)."""
+    """What the later stages can check after errors, so that they still report every independent
+    problem: the document without the actions that have an error (each action is checked and
+    compiled on its own), and the other sections that have one (the checks and compiling that read
+    them are left out; they would only add noise)."""
     bad_actions = {path[1] for path in broken if len(path) > 1 and path[0] == "actions"}
     sections = frozenset(path[0] for path in broken if path and not (path[0] == "actions" and len(path) > 1))
     if not bad_actions or not isinstance(doc.data.get("actions"), dict):
@@ -184,11 +206,12 @@ def _compile(doc: Document, sink: DiagnosticSink, trees: dict[str, ast.Node],
              skip: frozenset[str] | None = None) -> Ruleset | None:
     """Build the model and compile every expression against its vocabulary; `trees` holds the
     syntax tree of texts already parsed, and receives those of the texts parsed here. With `skip`
-    (after structure errors: the sections that have one), those sections are not compiled, and a
-    part that cannot be built from the data as it is is left out (None if not even the model)."""
+    (after errors in other sections: the compiled sections that have one), those sections are not
+    compiled, and a part that cannot be built from the data as it is is left out (None if not even
+    the model)."""
     try:
         ruleset = Ruleset(**build_static_model(doc.data), merchants={}, eras=(), data=doc.data)
-        compiler = RulesetCompiler(doc, build_registry(ruleset), sink, trees)
+        compiler = RulesetCompiler(doc, build_registry(ruleset), sink, trees, partial=skip is not None)
     except Exception:
         if skip is None:
             raise
@@ -203,7 +226,7 @@ def _compile(doc: Document, sink: DiagnosticSink, trees: dict[str, ast.Node],
         elif section not in skip:
             try:
                 _set(ruleset, section, build())
-            except Exception:  # data of the wrong shape that the structure errors already report
+            except Exception:  # data of the wrong shape that the earlier errors already report
                 continue
     return ruleset
 

@@ -46,6 +46,7 @@ class TextContext:
     ruleset_names: Collection[str]
     game_functions: Collection[str]
     sink: DiagnosticSink
+    quiet: bool = False  # data left out after other errors: a part that cannot be worked out is not reported
 
 
 def template_parts(text: str, origin: ExpressionOrigin, compile: Compile, context: TextContext, *,
@@ -93,10 +94,12 @@ def _worked_out(compiled: Any, joiner: str, context: TextContext) -> str:
     try:
         return render_value(context.data, compiled(Env()), compiled.type, joiner)
     except DslError as error:
-        context.sink.error(error.pos, error.message, error.context())
+        if not context.quiet:
+            context.sink.error(error.pos, error.message, error.context())
     except (ValueError, KeyError, LookupError, TypeError, AttributeError) as error:
-        start = compiled.origin.start if compiled.origin else None
-        context.sink.error(start, f"{{{compiled.text}}} cannot be worked out from the ruleset: {error}")
+        if not context.quiet:
+            start = compiled.origin.start if compiled.origin else None
+            context.sink.error(start, f"{{{compiled.text}}} cannot be worked out from the ruleset: {error}")
     return "?"
 
 
