@@ -9,8 +9,8 @@ evaluated here, except the {…} parts of texts that read only the ruleset (temp
 
 from __future__ import annotations
 
-from operator import itemgetter
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any
 
 from brass_dsl import BOOL, INT, STR, DslError, ListType, RecordType, Registry, ast, compile_expression

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from brass_dsl import BOOL, INT, STR, DslError, Env, ListType, Param, RecordType, Registry
 from interpreter.ruleset.effects import EFFECTS
 from interpreter.ruleset.model import NetworkOption, Slot, TileSpec
-from interpreter.ruleset.schema import FLIPS, LINK_KINDS, LOCATION_KINDS, WILD_KINDS
+from interpreter.ruleset.words import FLIPS, LINK_KINDS, LOCATION_KINDS, WILD_KINDS
 
 # The variable holding the id of the action being decided, for the primitives whose meaning
 # depends on it (a resource's `sources_in`). No expression can name it: '@' is not in names.

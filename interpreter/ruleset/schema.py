@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from interpreter.ruleset.errors import DiagnosticSink
+from interpreter.ruleset.words import FLIPS, LINK_KINDS, LOCATION_KINDS, WILD_KINDS
 from interpreter.ruleset.yaml_source import Document
 
 if TYPE_CHECKING:  # cerberus itself is imported when a ruleset is validated, not with this module
@@ -46,12 +47,6 @@ MAX_ERAS = 10
 MAX_TOTAL = 1000
 
 
-# Words with a meaning of their own, also known to the condition language's vocabulary (the
-# values of `location.kind`, `industry.flips`, … that `brass lint` checks a compared word against).
-LOCATION_KINDS = ("town", "farm_brewery", "merchant")
-FLIPS = ("sold", "emptied")
-WILD_KINDS = ("location", "industry")
-LINK_KINDS = ("canal", "rail")
 
 
 def ints(low: int, high: int) -> dict[str, Any]:

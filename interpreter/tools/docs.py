@@ -28,6 +28,7 @@ mention in the part about their section, since that part is written by hand.
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -217,7 +218,7 @@ def generated_files() -> dict[str, Callable[[], str]]:
     """Docs generated whole: the JSON Schemas of ruleset files (file -> what produces it)."""
     from interpreter.tools.cli_designer import schema_text
 
-    return {file: (lambda variant=variant: schema_text(variant)) for file, variant in SCHEMA_FILES.items()}
+    return {file: functools.partial(schema_text, variant) for file, variant in SCHEMA_FILES.items()}
 
 
 def _current(path: Path) -> str:
