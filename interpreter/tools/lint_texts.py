@@ -207,15 +207,41 @@ def _names(ruleset: Ruleset, texts: list[tuple[tuple[Any, ...], str, str | None]
     pattern = re.compile("|".join(f"(?<![A-Za-z])(?P<n{n}>{_form(name)})(?![A-Za-z])"
                                   for n, name in enumerate(missing)))
     names = list(missing)
-    for path, text, _rid in texts:
+    for path, text, rid in texts:
         seen: set[str] = set()
         for match in pattern.finditer(_literal(text)):
             name = names[int(next(key for key, value in match.groupdict().items() if value)[1:])]
             if name not in seen:
                 seen.add(name)
-                yield Finding(_pos(ruleset, path, text, match.start()), "W107",
-                              f"the text names {missing[name]} '{name}', which this ruleset does not have; "
-                              "say it in this ruleset's own words (a variant overrides the text)")
+                pos = _pos(ruleset, path, text, match.start())
+                yield Finding(pos, "W107", f"{_whose_text(ruleset, path, rid, pos)} names {missing[name]} '{name}', "
+                                           f"which {ruleset.name} does not have; {_fix(ruleset, path, rid, pos)}")
+
+
+def _inherited(ruleset: Ruleset, pos: Any) -> str | None:
+    """The name of the base ruleset whose files hold the text at `pos`, or None if it is this one's."""
+    if pos is None or len(ruleset.folders) < 2:
+        return None
+    own = display_name(Path(ruleset.folders[-1])) + "/"
+    if pos.file.startswith(own):
+        return None
+    return next((Path(folder).name for folder in reversed(ruleset.folders[:-1])
+                 if pos.file.startswith(display_name(Path(folder)) + "/")), Path(ruleset.folders[-2]).name)
+
+
+def _whose_text(ruleset: Ruleset, path: tuple[Any, ...], rid: str | None, pos: Any) -> str:
+    what = f"the text of {rid}" if path[0] == "rules" else f"the message of the check citing {rid}" if rid \
+        else "the message"
+    base = _inherited(ruleset, pos)
+    return f"{what}, inherited from {base}," if base else what
+
+
+def _fix(ruleset: Ruleset, path: tuple[Any, ...], rid: str | None, pos: Any) -> str:
+    if _inherited(ruleset, pos) is None:
+        return "say it in this ruleset's own words, or as a {…} part that reads the data"
+    if path[0] == "rules":
+        return f"state {rid}'s text anew in this ruleset's own 'rules:'"
+    return "write the message anew in this ruleset's own files"
 
 
 def _form(name: str) -> str:
