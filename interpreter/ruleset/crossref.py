@@ -55,12 +55,13 @@ class CrossChecker:
         self.data: Mapping[str, Any] = doc.data
         self.sink = sink
         self.broken = broken
-        self.failed: set[Path] = set()
+        self.failed: set[tuple[str, Path]] = set()  # (the check, the path of its error)
+        self.current = ""
 
     # -- helpers -----------------------------------------------------------------
 
     def error(self, path: Path, message: str, *, key: bool = False) -> None:
-        self.failed.add(path)
+        self.failed.add((self.current, path))
         self.sink.error(self.doc.pos(path, key=key), message)
 
     def expect_in(self, value: Any, known: Iterable[str], what: str, path: Path) -> bool:
@@ -84,6 +85,7 @@ class CrossChecker:
                       self.check_actions, self.check_card_arithmetic, self.check_game_end, self.check_totals):
             if self.broken.intersection(READS[check.__name__]):
                 continue
+            self.current = check.__name__
             if not self.broken:
                 check()
                 continue
@@ -347,9 +349,10 @@ def where_rules_are(doc: Document) -> str:
             "section in this ruleset's own files)")
 
 
-def check_references(doc: Document, sink: DiagnosticSink, broken: frozenset[str] = frozenset()) -> set[Path]:
+def check_references(doc: Document, sink: DiagnosticSink,
+                     broken: frozenset[str] = frozenset()) -> set[tuple[str, Path]]:
     """Report every broken cross-reference of a ruleset; with `broken`, of the sections that passed
-    the structure check. Returns the path of each error reported."""
+    the structure check. Returns each error reported, as the name of its check and its path."""
     checker = CrossChecker(doc, sink, broken)
     checker.run()
     return checker.failed

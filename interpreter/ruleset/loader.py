@@ -138,7 +138,7 @@ def _load_checked(folder: Path) -> Ruleset:
     if () in broken:  # not even a mapping of sections: nothing later can be checked
         sink.raise_if_any()
     usable, sections = _well_formed(doc, broken)
-    broken |= check_references(usable, sink, sections)
+    broken |= _unsound(check_references(usable, sink, sections))
     trees: dict[str, ast.Node] = {}
     if sink.items:
         _compile_what_is_sound(doc, broken, sink, trees)
@@ -160,6 +160,18 @@ def _compile_what_is_sound(doc: Document, broken: set[tuple[Any, ...]], sink: Di
         return
     _compile(usable, sink, trees, skip=sections)
 
+
+def _unsound(failed: set[tuple[str, tuple[Any, ...]]]) -> set[tuple[Any, ...]]:
+    """The paths of cross-reference errors that compiling must leave out: those in a section
+    compiled on its own (a merchant, an action), and those of a section of the model whose bounds
+    failed (totals over tables, the income track). A name that refers to nothing elsewhere in the
+    model (a card's unknown location) harms nothing compiling reads, so the expressions are still
+    checked."""
+    return {path for check, path in failed
+            if path and (path[0] not in MODEL_SECTIONS or check in BOUND_CHECKS)}
+
+
+BOUND_CHECKS = ("check_totals", "check_income")
 
 # The sections the model and the vocabulary are built from (`build_static_model`); the others
 # (eras, merchants, round_end, game_end, actions) are compiled one by one and can be left out.
