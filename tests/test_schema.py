@@ -8,17 +8,21 @@ refused by the schema too; its descriptions are the words of docs/ruleset-format
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rulesets
 from interpreter.ruleset import schema as structure
-from interpreter.ruleset.errors import RulesetError
+from interpreter.ruleset.errors import DiagnosticSink, RulesetError
 from interpreter.ruleset.loader import clear_cache, load_ruleset
 from interpreter.ruleset.yaml_source import load_yaml_file
 from interpreter.tools.cli import main
@@ -150,3 +154,38 @@ def test_the_editor_copies_and_snippet_are_current() -> None:
     settings = json.loads((editor / "vscode-settings.json").read_text(encoding="utf-8"))
     targets = {Path(path).name for path in settings["yaml.schemas"]}
     assert targets == {"brass-ruleset.schema.json", "brass-variant.schema.json"}
+
+
+# -- the property: a typo the structure check refuses, the schema refuses too -------------------------
+
+WHOLE_SECTION_MISSING = re.compile(r"missing required key '\w+' in the ruleset")  # only a folder can tell
+TOKENS = ["", "-", ":", "{", "}", "yes", "no", "~", "null", "0", "-1", "999", "1000001", "'x'", "true", "coal",
+          "me", "[]", "{}", "foo:", "  "]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(file=st.sampled_from(sorted(p.name for p in (ROOT / "rulesets" / "birmingham").glob("*.yaml"))),
+       line=st.integers(min_value=0, max_value=5000), word=st.integers(min_value=0, max_value=50),
+       token=st.sampled_from(TOKENS))
+def test_what_the_structure_check_refuses_the_schema_refuses(validators: dict[bool, Any], file: str, line: int,
+                                                             word: int, token: str) -> None:
+    """One word of one line of a birmingham file replaced: whenever the file still reads as YAML
+    and the loader's structure check finds an error in it (other than a whole section missing,
+    which only the merged folder can tell), the schema finds one too."""
+    text = (ROOT / "rulesets" / "birmingham" / file).read_text(encoding="utf-8").split("\n")
+    n = line % len(text)
+    words = text[n].split(" ")
+    words[word % len(words)] = token
+    text[n] = " ".join(words)
+    with tempfile.TemporaryDirectory() as folder:
+        mutant = Path(folder) / file
+        mutant.write_text("\n".join(text), encoding="utf-8")
+        try:
+            data = load_yaml_file(mutant, file)
+        except RulesetError:
+            return  # not YAML any more: the reading stage says so, before any schema
+        sink = DiagnosticSink()
+        structure.validate_structure(data, sink)
+        refused = [d.message for d in sink.items if not WHOLE_SECTION_MISSING.fullmatch(d.message)]
+        if refused:
+            assert list(validators[False].iter_errors(as_json(mutant))) != [], refused
