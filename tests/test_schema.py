@@ -163,7 +163,8 @@ TOKENS = ["", "-", ":", "{", "}", "yes", "no", "~", "null", "0", "-1", "999", "1
           "me", "[]", "{}", "foo:", "  "]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(file=st.sampled_from(sorted(p.name for p in (ROOT / "rulesets" / "birmingham").glob("*.yaml"))),
        line=st.integers(min_value=0, max_value=5000), word=st.integers(min_value=0, max_value=50),
        token=st.sampled_from(TOKENS))
