@@ -116,3 +116,14 @@ def test_a_check_starting_with_a_quote_explains_the_quoting() -> None:
     assert found[0].endswith("a value that starts with a quote ends at its closing quote, so the text after it is "
                              "left over: to write an expression or a message that starts with a quoted word, quote "
                              "all of it: '\"coal\" in me.hand'")
+
+
+def test_a_scenario_citing_a_forgotten_rule_id_says_where_rule_ids_are_declared(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    Path("sc.yaml").write_text('players: 2\nrules: [R-LOAN-99]\nthen: ["true"]\n', encoding="utf-8")
+    assert main(["verify", "sc.yaml"]) == 1
+    out = capsys.readouterr().out
+    assert ("  sc.yaml:2:9: unknown rule ID 'R-LOAN-99'; did you mean 'R-LOAN-03'? (not in the rule index of "
+            "birmingham, the 'rules:' section of ") in out
+    assert "rulesets/birmingham/rules.yaml)\n" in out
+    assert out.endswith("0 passed, 1 failed\n")
