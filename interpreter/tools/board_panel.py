@@ -69,16 +69,16 @@ def _player_block(panel: ET.Element, game: BoardSource, player: Player, palette:
     element(group, "text", f"{palette.player_name(seat).capitalize()}{'  ◀ to play' if acting else ''}",
             x=6, y=top + 12, font_size=11.0, font_weight="bold", fill=ink_on(colour))
     level = table.income_level(player)
-    figures = (("money", "money", f"£{player.money}"), ("income", "income", f"{level:+d}"),
-               ("vp", "VP", str(player.vp)), ("links", "links left", str(player.links_left)),
-               ("hand", "hand", str(len(player.hand))), ("spent", "spent", f"£{player.spent}"))
-    for n, (key, label, value) in enumerate(figures):
-        left = 6 + n * 62
+    figures = (("money", "money", f"£{player.money}", 60),
+               ("income", f"income (space {player.income_position})", f"{level:+d}", 92),
+               ("vp", "VP", str(player.vp), 52), ("links", "links left", str(player.links_left), 60),
+               ("hand", "hand", str(len(player.hand)), 46), ("spent", "spent", f"£{player.spent}", 50))
+    left = 6.0
+    for key, label, value, width in figures:
         element(group, "text", label, x=left, y=top + LINE + 11, font_size=8.5, fill="#555555")
         element(group, "text", value, id=f"player-{seat}-{key}", x=left, y=top + LINE + 26, font_size=13.0,
-                font_weight="bold")
-    element(group, "text", f"space {player.income_position}", id=f"player-{seat}-income-space",
-            x=6 + 62 + text_width(f"{level:+d}", 13.0) + 4, y=top + LINE + 26, font_size=8.0, fill="#555555")
+                font_weight="bold", data_space=player.income_position if key == "income" else None)
+        left += width
     chip_left = 6.0
     for industry in game.ruleset.industries:
         count = table.tiles_left(player, industry)
@@ -120,12 +120,15 @@ def _market(panel: ET.Element, game: BoardSource, market_id: str, palette: Palet
 
 def _legend(panel: ET.Element, top: float) -> float:
     group = element(panel, "g", id="legend")
-    rows = (("canal", CANAL, None), ("rail", RAIL, "6 5"))
-    for n, (label, colour, dash) in enumerate(rows):
+    rows = (("a canal line", (CANAL,)), ("a rail line", (RAIL,)), ("a canal or rail line", (CANAL, RAIL)))
+    for n, (label, colours) in enumerate(rows):
         y = top + n * LINE + 6
         element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=LINK_BED, stroke_width=9.0)
-        element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=colour, stroke_width=3.0, stroke_dasharray=dash)
-        element(group, "text", f"{label} line", x=38, y=y + 4, font_size=10.0)
+        for colour in colours:
+            dashed = colour == RAIL
+            element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=colour,
+                    stroke_width=1.5 if dashed and len(colours) > 1 else 3.0, stroke_dasharray="6 5" if dashed else None)
+        element(group, "text", label, x=38, y=y + 4, font_size=10.0)
     element(group, "text", "a built link or tile has its owner's colour; ✓ a flipped tile and its VP",
-            x=0, y=top + 2 * LINE + 10, font_size=9.5, fill="#444444")
-    return top + 3 * LINE + 6
+            x=0, y=top + 3 * LINE + 10, font_size=9.5, fill="#444444")
+    return top + 4 * LINE + 6

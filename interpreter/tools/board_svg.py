@@ -21,8 +21,8 @@ Every element a program may want to find or click carries an id and `data-` attr
 * a link line: `link-<link>`; `data-link`, `data-ends`, `data-canal`, `data-rail`, `data-owner` (once built);
 * a merchant space: `merchant-<location>-<index>`; `data-space`, `data-tile`, `data-buys`, `data-beer`,
   `data-in-play` (false for a space not used at this player count);
-* a player's figures: `player-<seat>-money`, `-income`, `-income-space`, `-vp`, `-links`, `-hand`,
-  `-spent`, `-left-<industry>`;
+* a player's figures: `player-<seat>-money`, `-income` (its `data-space`: the track space), `-vp`,
+  `-links`, `-hand`, `-spent`, `-left-<industry>` (`data-tiles-left`);
 * a market: `market-<market>` (`data-cubes`, `data-capacity`), its spaces `market-<market>-<index>`
   (`data-price`, `data-filled`); the era `era`, whose turn `to-play`, the turn order `turn-order`, the
   draw deck `deck`.
