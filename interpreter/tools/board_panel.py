@@ -84,11 +84,11 @@ def _player_block(panel: ET.Element, game: BoardSource, player: Player, palette:
         count = table.tiles_left(player, industry)
         chip = palette.industry(industry)
         text = f"{palette.label(industry)} {count}"
-        width = text_width(text, 9.0) + 8
-        element(group, "rect", x=chip_left, y=top + 50, width=width, height=16.0, rx=3.0, fill=chip)
+        chip_width = text_width(text, 9.0) + 8
+        element(group, "rect", x=chip_left, y=top + 50, width=chip_width, height=16.0, rx=3.0, fill=chip)
         element(group, "text", text, id=f"player-{seat}-left-{industry}", x=chip_left + 4, y=top + 62,
                 font_size=9.0, fill=ink_on(chip), data_tiles_left=count)
-        chip_left += width + 4
+        chip_left += chip_width + 4
     return top + 82
 
 
@@ -126,8 +126,8 @@ def _legend(panel: ET.Element, top: float) -> float:
         element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=LINK_BED, stroke_width=9.0)
         for colour in colours:
             dashed = colour == RAIL
-            element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=colour,
-                    stroke_width=1.5 if dashed and len(colours) > 1 else 3.0, stroke_dasharray="6 5" if dashed else None)
+            element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=colour, stroke_dasharray="6 5" if dashed else None,
+                    stroke_width=1.5 if dashed and len(colours) > 1 else 3.0)
         element(group, "text", label, x=38, y=y + 4, font_size=10.0)
     element(group, "text", "a built link or tile has its owner's colour; ✓ a flipped tile and its VP",
             x=0, y=top + 3 * LINE + 10, font_size=9.5, fill="#444444")
