@@ -4,6 +4,7 @@ ruleset's data, for any ruleset; the automatic layout of a map without positions
 from __future__ import annotations
 
 import json
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -325,4 +326,14 @@ def test_png_needs_cairosvg_and_writes_a_png(tmp_path: Path, run) -> None:
     png = tmp_path / "b.png"
     status, out, err = run("board", "--players", "2", "--png", str(png))
     assert status == 0, err
+    assert out == f"wrote {png}: Brass: Birmingham, 2 players, Canal Era, round 1\n"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_without_cairosvg_png_is_refused_and_nothing_is_written(tmp_path: Path, run,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it were not installed
+    status, out, err = run("board", "--svg", str(tmp_path / "b.svg"), "--png", str(tmp_path / "b.png"))
+    assert (status, out) == (1, "")
+    assert "--png needs the optional package cairosvg (pip install 'brass-rules[png]')" in err
+    assert list(tmp_path.iterdir()) == []
