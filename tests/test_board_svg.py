@@ -73,7 +73,7 @@ def test_players_figures_markets_and_deck_at_the_start(birmingham) -> None:
         assert text_of(ids[f"player-{seat}-vp"]) == "0"
         assert text_of(ids[f"player-{seat}-links"]) == "14"
         assert text_of(ids[f"player-{seat}-hand"]) == "8"
-        assert text_of(ids[f"player-{seat}-left-coal"]) == "Coal 7"
+        assert text_of(ids[f"player-{seat}-left-coal"]) == "Coal I: 7"
         assert ids[f"player-{seat}-left-manufacturer"].attrib["data-tiles-left"] == "11"
     assert ids["turn-order"].attrib["data-order"] == "2 1 3 4"  # seed 0
     assert text_of(ids["to-play"]) == "Player 2 to play, 1 action left"
@@ -108,7 +108,7 @@ def test_a_built_tile_is_drawn_in_its_owners_colour_at_its_slot(birmingham) -> N
     assert "tile-leek-1" not in ids
     assert text_of(ids["player-2-money"]) == "£5"  # £17 - £12 for Cotton Mill I
     assert text_of(ids["player-2-spent"]) == "£12"
-    assert text_of(ids["player-2-left-cotton"]) == "Cot 10"
+    assert text_of(ids["player-2-left-cotton"]) == "Cot I: 10"  # Cotton Mill I: 3 tiles, 2 left
 
 
 def test_a_built_link_a_producers_cubes_and_a_flipped_tile(birmingham) -> None:
