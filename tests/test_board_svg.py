@@ -234,6 +234,20 @@ def test_a_location_without_a_position_is_placed_among_those_that_have_one(tmp_p
     assert _overlapping(_boxes(parse(draw(Game.new(ruleset, 2, seed=0))))) == []
 
 
+def test_a_map_too_large_for_the_force_layout_is_laid_out_on_a_grid(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    placed = tuple(lid for lid in load_ruleset("birmingham").locations if lid < "m")  # 14 placed, 13 free
+    ruleset = load_ruleset(str(_without_positions(tmp_path, keep=placed)))
+    monkeypatch.setattr(board_layout, "MAX_FORCE_LOCATIONS", 12)
+    positions = board_layout.location_positions(ruleset, {lid: (150.0, 70.0) for lid in ruleset.locations})
+    assert all(positions[lid] == ruleset.locations[lid].at for lid in placed)
+    free = [positions[lid] for lid in ruleset.locations if lid not in placed]
+    assert len({x for x, _ in free}) == 3 and len({y for _, y in free}) == 5  # 3 columns (isqrt 13), 5 rows
+    lowest_placed = max(ruleset.locations[lid].at[1] for lid in placed)
+    assert min(y for _, y in free) == lowest_placed + 84  # below the placed ones, a box and a gap down
+    assert _overlapping(_boxes(parse(draw(Game.new(ruleset, 2, seed=0))))) == []
+
+
 @pytest.mark.parametrize(("at", "message"), [
     ("[5]", "locations.leek.at"),
     ('[5, "x"]', "locations.leek.at"),
