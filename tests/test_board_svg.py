@@ -239,7 +239,7 @@ def test_a_map_too_large_for_the_force_layout_is_laid_out_on_a_grid(tmp_path: Pa
     placed = tuple(lid for lid in load_ruleset("birmingham").locations if lid < "m")  # 14 placed, 13 free
     ruleset = load_ruleset(str(_without_positions(tmp_path, keep=placed)))
     monkeypatch.setattr(board_layout, "MAX_FORCE_LOCATIONS", 12)
-    positions = board_layout.location_positions(ruleset, {lid: (150.0, 70.0) for lid in ruleset.locations})
+    positions = board_layout.location_positions(ruleset, dict.fromkeys(ruleset.locations, (150.0, 70.0)))
     assert all(positions[lid] == ruleset.locations[lid].at for lid in placed)
     free = [positions[lid] for lid in ruleset.locations if lid not in placed]
     assert len({x for x, _ in free}) == 3 and len({y for _, y in free}) == 5  # 3 columns (isqrt 13), 5 rows
