@@ -308,6 +308,24 @@ def test_brass_board_draws_a_real_game_after_n_steps(run) -> None:
     assert status == 0 and of_class(parse(out), "tile") == []
 
 
+@pytest.mark.skipif(not REAL_GAMES.is_dir(), reason="the real games are in ../shared/real-games")
+def test_the_end_of_a_real_game_shows_the_recorded_scores_and_places(run) -> None:
+    path = REAL_GAMES / "anon-4p2-human-vs-jsb-v20260910-0908.trace.json"
+    final = json.loads(path.read_text(encoding="utf-8"))["scores"]["finalVP"]
+    status, out, err = run("board", "--trace", str(path), "--svg", "-")
+    assert status == 0, err
+    root = parse(out)
+    ids = by_id(root)
+    assert final == [154, 124, 110, 112]
+    assert [text_of(ids[f"player-{seat}-vp"]) for seat in (1, 2, 3, 4)] == ["154", "124", "110", "112"]
+    assert [text_of(ids[f"player-{seat}-name"]) for seat in (1, 2, 3, 4)] == [
+        "Player 1: place 1", "Player 2: place 2", "Player 3: place 4", "Player 4: place 3"]
+    assert text_of(ids["to-play"]) == "The game is over"
+    # the links are scored and removed at the end of the last era; the tiles stay
+    assert [e for e in of_class(root, "link") if "data-owner" in e.attrib] == []
+    assert len(of_class(root, "tile")) > 20
+
+
 @pytest.mark.parametrize(("args", "message"), [
     ((), "say where to write the picture: --svg FILE"),
     (("--players", "5", "--svg", "-"), "Brass: Birmingham is played by 2, 3, 4 players, not 5"),
