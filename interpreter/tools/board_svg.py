@@ -27,7 +27,8 @@ Every element a program may want to find or click carries an id and `data-` attr
   (`data-price`, `data-filled`); the era `era`, whose turn `to-play`, the turn order `turn-order`, the
   draw deck `deck`.
 
-The output depends only on the position: the same position gives the same bytes.
+The output depends only on the position: the same position gives the same bytes. It has no XML
+declaration, so a web page can put it inline as it is; as a file it is a complete SVG document.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def board_svg(game: BoardSource) -> str:
     root = element(None, "svg", xmlns=SVG_NAMESPACE, width=width, height=height,
                    viewBox=f"0 0 {number(width)} {number(height)}", font_family=FONT,
                    data_ruleset=ruleset.name)
-    element(root, "title", f"{ruleset.title}: the board")
+    element(root, "title", ruleset.title)
     element(root, "rect", class_="background", x=0, y=0, width=width, height=height, fill="#f4efe4")
     links = element(root, "g", id="links")
     for link in ruleset.links.values():
