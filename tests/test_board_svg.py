@@ -141,7 +141,7 @@ def test_text_from_the_ruleset_is_escaped(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "ruleset.yaml").write_text(
         'name: odd\ntitle: "Brass <&> \\"quoted\\""\nversion: "1"\nextends: birmingham\n'
-        'locations:\n  leek: {name: "Leek & <Sons>"}\n', encoding="utf-8")
+        'locations:\n  leek: {name: "Leek\\x01 & <Sons>"}\n', encoding="utf-8")  # \x01: not allowed in XML
     ruleset = load_ruleset(str(folder))
     root = parse(draw(Game.new(ruleset, 2, seed=0)))
     location = by_id(root)["loc-leek"]
