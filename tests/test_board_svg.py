@@ -60,6 +60,8 @@ def test_the_start_of_a_4_player_game_has_every_location_slot_link_and_merchant_
     assert (link["data-ends"], link["data-canal"], link["data-rail"]) == ("kidderminster worcester farm_south",
                                                                         "true", "true")
     assert "data-owner" not in link
+    assert ids["link-L02"].attrib["data-this-era"] == "false"  # rail only, in the Canal Era
+    assert ids["link-L02"].attrib["opacity"] == "0.4"
     assert ids["loc-farm_north"].attrib["data-kind"] == "farm_brewery"
 
 
@@ -124,7 +126,7 @@ def test_a_built_link_a_producers_cubes_and_a_flipped_tile(birmingham) -> None:
     assert flipped.attrib["data-flipped"] == "true"
     assert [text_of(e) for e in flipped.iter() if e.attrib.get("class") == "flipped"] == ["✓ 3 VP"]
     link = ids["link-L04"]
-    assert link.attrib["data-owner"] == "2"
+    assert (link.attrib["data-owner"], link.attrib["data-built"]) == ("2", "canal")
     assert player_colour(2) in [line.attrib["stroke"] for line in link.iter(f"{SVG}line")]
     assert text_of(ids["player-1-money"]) == "£50"
 

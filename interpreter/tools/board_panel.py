@@ -147,6 +147,8 @@ def _legend(panel: ET.Element, top: float) -> float:
             element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=colour, stroke_dasharray="6 5" if dashed else None,
                     stroke_width=1.5 if dashed and len(colours) > 1 else 3.0)
         element(group, "text", label, x=38, y=y + 4, font_size=10.0)
-    element(group, "text", "a built link or tile has its owner's colour; ✓ a flipped tile and its VP",
-            x=0, y=top + 3 * LINE + 10, font_size=9.5, fill="#444444")
-    return top + 4 * LINE + 6
+    notes = ("a line faded: no link of this era can be built on it",
+             "built links and tiles: their owner's colour (a rail link with sleepers)", "✓ a flipped tile and its VP")
+    for n, note in enumerate(notes):
+        element(group, "text", note, x=0, y=top + (3 + n) * LINE + 8, font_size=9.5, fill="#444444")
+    return top + (3 + len(notes)) * LINE + 6
