@@ -3,6 +3,7 @@ ruleset's data, for any ruleset; the automatic layout of a map without positions
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 import xml.etree.ElementTree as ET
@@ -16,6 +17,7 @@ from interpreter.ruleset.loader import load_ruleset
 from interpreter.tools import board_layout, board_panel, board_style, board_svg, svg
 from interpreter.tools.board_svg import board_svg as draw
 from interpreter.tools.board_svg import player_colour
+from interpreter.tools.cli import main
 
 SVG = "{http://www.w3.org/2000/svg}"
 REAL_GAMES = Path(__file__).resolve().parents[2] / "shared" / "real-games" / "traces"
@@ -334,6 +336,7 @@ def test_the_end_of_a_real_game_shows_the_recorded_scores_and_places(run) -> Non
     (("--step", "3", "--svg", "-"), "--step goes with --trace"),
     (("--load", "x.json", "--players", "2", "--svg", "-"), "--players is for a new game or a --from file"),
     (("--svg", "/no/such/folder/b.svg"), "cannot write /no/such/folder/b.svg: the folder /no/such/folder does not"),
+    (("--svg", "-", "--png", "-"), "only one of --svg and --png can be -"),
     (("--load", "/no/such/game.json", "--svg", "-"), "/no/such/game.json"),
     (("--trace", "/no/such.trace.json", "--svg", "-"), "/no/such.trace.json"),
     (("no_such_ruleset", "--svg", "-"), "no_such_ruleset"),
@@ -355,13 +358,31 @@ def test_a_step_beyond_the_trace_and_two_sources_are_refused(tmp_path: Path, run
     assert exit_.value.code == 2  # argparse: not allowed with argument --from
 
 
-def test_png_needs_cairosvg_and_writes_a_png(tmp_path: Path, run) -> None:
+def test_a_link_keeps_being_a_link_and_a_folder_is_refused(tmp_path: Path, run) -> None:
+    real, link = tmp_path / "real.svg", tmp_path / "link.svg"
+    link.symlink_to(real)
+    status, out, err = run("board", "--players", "2", "--svg", str(link))
+    assert status == 0, err
+    assert link.is_symlink() and real.read_text(encoding="utf-8").startswith("<svg ")
+    status, out, err = run("board", "--svg", str(tmp_path))
+    assert (status, out) == (1, "") and f"cannot write {tmp_path}: it is a folder" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.svg", "real.svg"]  # no temporary file left
+
+
+def test_png_needs_cairosvg_and_writes_a_png(tmp_path: Path, run, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("cairosvg")
     png = tmp_path / "b.png"
     status, out, err = run("board", "--players", "2", "--png", str(png))
     assert status == 0, err
     assert out == f"wrote {png}: Brass: Birmingham, 2 players, Canal Era, round 1\n"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")  # a binary standard output, as a terminal's or a pipe's
+    monkeypatch.setattr(sys, "stdout", stdout)
+    assert main(["board", "--players", "2", "--png", "-", "--svg", str(tmp_path / "b.svg")]) == 0
+    stdout.flush()
+    assert stdout.buffer.getvalue() == png.read_bytes()  # the same PNG, and nothing else
+    assert (tmp_path / "b.svg").read_text(encoding="utf-8").startswith("<svg ")
 
 
 def test_without_cairosvg_png_is_refused_and_nothing_is_written(tmp_path: Path, run,

@@ -48,7 +48,8 @@ def add_commands(commands: Any) -> None:
     board.add_argument("--links-per-player", type=int, default=None, metavar="N",
                        help="with --trace: N link tiles per player instead of the ruleset's (as for brass replay)")
     board.add_argument("--svg", metavar="FILE", help="write the picture as SVG to FILE (- for standard output)")
-    board.add_argument("--png", metavar="FILE", help="also write it as PNG (needs the optional package cairosvg)")
+    board.add_argument("--png", metavar="FILE", help="write it as PNG to FILE (- for standard output; needs the "
+                                                     "optional package cairosvg)")
     board.set_defaults(run=run_board)
 
 
@@ -59,15 +60,15 @@ def run_board(args: argparse.Namespace) -> int:
     game = position(args)
     picture = board_svg(game)
     png = svg_to_png(picture) if args.png else b""  # before writing anything: a missing cairosvg writes nothing
-    if args.svg == "-":
-        sys.stdout.write(picture)
-    elif args.svg:
-        write_atomically(Path(args.svg), picture.encode("utf-8"))
-    if args.png:
-        write_atomically(Path(args.png), png)
-    if args.svg != "-":
-        written = " and ".join(f for f in (args.svg, args.png) if f)
-        print(f"wrote {written}: {_describe(game)}")
+    outputs = [(name, data) for name, data in ((args.svg, picture.encode("utf-8")), (args.png, png)) if name]
+    for name, data in outputs:
+        if name == "-":
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+        else:
+            write_output(Path(name), data)
+    if all(name != "-" and Path(name).is_file() for name, _ in outputs):  # else the message would join the picture
+        print(f"wrote {' and '.join(name for name, _ in outputs)}: {_describe(game)}")
     return 0
 
 
@@ -75,6 +76,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
     if not args.svg and not args.png:
         raise BrassError("say where to write the picture: --svg FILE (or --svg - for standard output) "
                          "or --png FILE")
+    if args.svg == "-" and args.png == "-":
+        raise BrassError("only one of --svg and --png can be - (standard output)")
     if args.step is not None and not args.trace:
         raise BrassError("--step goes with --trace: it is the number of recorded steps to replay")
     if args.links_per_player is not None and not args.trace:
@@ -86,8 +89,10 @@ def _check_arguments(args: argparse.Namespace) -> None:
     if args.seed is not None and (args.load or args.trace):
         raise BrassError("--seed is for a new game or a --from file: a saved game or a trace has its own")
     for output in (args.svg, args.png):
-        if output and output != "-" and not Path(output).parent.is_dir():
+        if output and output != "-" and not Path(output).resolve().parent.is_dir():
             raise BrassError(f"cannot write {output}: the folder {Path(output).parent} does not exist")
+        if output and output != "-" and Path(output).is_dir():
+            raise BrassError(f"cannot write {output}: it is a folder")
 
 
 def position(args: argparse.Namespace) -> Game:
@@ -175,12 +180,23 @@ def svg_to_png(picture: str) -> bytes:
     return png
 
 
-def write_atomically(target: Path, data: bytes) -> None:
-    """Write `data` to `target` whole or not at all: a fresh temporary file in the same folder,
-    renamed over `target` (removed again on any failure)."""
+def write_output(target: Path, data: bytes) -> None:
+    """Write `data` to `target`: a file whole or not at all (a fresh temporary file in the same
+    folder renamed over it, so a full disk never leaves half a picture); something that is not a
+    plain file (/dev/stdout, a pipe) is written to as it is, never replaced."""
     import os
     import tempfile
 
+    if target.exists() and not target.is_file():
+        try:
+            with open(target, "wb") as stream:
+                stream.write(data)
+        except BrokenPipeError:
+            raise  # the reader has gone (`--svg /dev/stdout | head`): brass ends quietly
+        except OSError as problem:
+            raise BrassError(f"cannot write {target}: {problem.strerror or problem}") from None
+        return
+    target = target.resolve()  # through a symbolic link: the file it points to is replaced, the link stays
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as stream:
