@@ -144,13 +144,17 @@ def test_text_from_the_ruleset_is_escaped(tmp_path: Path) -> None:
     folder = tmp_path / "odd"
     folder.mkdir()
     (folder / "ruleset.yaml").write_text(
-        'name: odd\ntitle: "Brass <&> \\"quoted\\""\nversion: "1"\nextends: birmingham\n'
+        'name: odd\ntitle: "Brass <&> \\"quoted\\", a title long enough for two lines"\nversion: "1"\n'
+        'extends: birmingham\n'
         'locations:\n  leek: {name: "Leek\\x01 & <Sons>"}\n', encoding="utf-8")  # \x01: not allowed in XML
     ruleset = load_ruleset(str(folder))
     root = parse(draw(Game.new(ruleset, 2, seed=0)))
     location = by_id(root)["loc-leek"]
     assert text_of(location.find(f"{SVG}title")) == "Leek & <Sons>"
-    assert text_of(root.find(f"{SVG}title")) == 'Brass <&> "quoted"'
+    title = 'Brass <&> "quoted", a title long enough for two lines'
+    assert text_of(root.find(f"{SVG}title")) == title
+    lines = [text_of(e) for e in of_class(root, "title")]  # the panel's heading, wrapped to its width
+    assert len(lines) == 2 and " ".join(lines) == title
 
 
 def test_no_python_string_names_a_location_or_industry_of_birmingham(birmingham) -> None:

@@ -7,6 +7,7 @@ with its price, filled or not) and the draw deck.
 
 from __future__ import annotations
 
+import textwrap
 import xml.etree.ElementTree as ET
 
 from interpreter.engine.state import Player
@@ -14,6 +15,7 @@ from interpreter.tools.board_style import CANAL, LINK_BED, RAIL, BoardSource, Pa
 from interpreter.tools.svg import element, ink_on, roman, text_width
 
 PANEL_WIDTH = 380.0
+TITLE_SIZE = 16.0
 LINE = 16.0  # one line of text
 
 
@@ -24,18 +26,23 @@ def draw_panel(parent: ET.Element, game: BoardSource, palette: Palette, x: float
     panel = element(parent, "g", id="panel", transform=f"translate({x:.1f},{y:.1f})")
     era = ruleset.eras[state.era_index]
     rounds = ruleset.setup.rounds_per_era.get(len(state.players))
-    element(panel, "text", ruleset.title, x=0, y=LINE, font_size=16.0, font_weight="bold")
+    # the title in as many lines as the panel's width needs (a variant's title can be long)
+    title_lines = textwrap.wrap(ruleset.title, width=max(10, int(PANEL_WIDTH / text_width("x", TITLE_SIZE))))
+    for n, line in enumerate(title_lines or [""]):
+        element(panel, "text", line, x=0, y=LINE + n * (TITLE_SIZE + 3), font_size=TITLE_SIZE, font_weight="bold",
+                class_="title")
+    below = (len(title_lines) - 1) * (TITLE_SIZE + 3) if title_lines else 0
     of_rounds = f" of {rounds}" if rounds else ""
-    element(panel, "text", f"{era.name}, round {state.round}{of_rounds}", id="era", x=0, y=2 * LINE + 4,
+    element(panel, "text", f"{era.name}, round {state.round}{of_rounds}", id="era", x=0, y=below + 2 * LINE + 4,
             font_size=12.0, data_era=era.id, data_round=state.round)
     if game.is_over:
         to_play = "The game is over"
     else:
         to_play = f"{palette.player_name(table.me.seat).capitalize()} to play, " \
                   f"{state.actions_left} action{'s' if state.actions_left != 1 else ''} left"
-    element(panel, "text", to_play, id="to-play", x=0, y=3 * LINE + 4, font_size=12.0,
+    element(panel, "text", to_play, id="to-play", x=0, y=below + 3 * LINE + 4, font_size=12.0,
             data_seat=None if game.is_over else table.me.seat)
-    top = _turn_order(panel, state.turn_order, palette, 4 * LINE + 12)
+    top = _turn_order(panel, state.turn_order, palette, below + 4 * LINE + 12)
     for player in state.players:
         top = _player_block(panel, game, player, palette, top)
     for market_id in ruleset.markets:
