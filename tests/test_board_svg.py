@@ -3,6 +3,7 @@ ruleset's data, for any ruleset; the automatic layout of a map without positions
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import sys
@@ -164,6 +165,19 @@ def test_no_python_string_names_a_location_or_industry_of_birmingham(birmingham)
     for module in (board_svg, board_panel, board_style, board_layout, svg):
         source = Path(module.__file__).read_text(encoding="utf-8")
         assert [i for i in ids if f'"{i}"' in source or f"'{i}'" in source] == [], module.__name__
+
+
+def test_labels_and_colours_a_ruleset_does_not_give_are_chosen(birmingham) -> None:
+    plain = dataclasses.replace(birmingham, industries={
+        iid: dataclasses.replace(ind, short=None, colour=None) for iid, ind in birmingham.industries.items()})
+    palette = board_style.Palette.of(plain)
+    assert palette.labels == {"cotton": "Cot", "coal": "Coa", "iron": "Iro", "manufacturer": "Man",
+                              "pottery": "Pot", "brewery": "Bre"}
+    assert list(palette.industries.values()) == list(board_style.FALLBACK_COLOURS[:6])
+    assert palette.resources["coal"] == palette.industries["coal"]  # cubes: the producing industry's colour
+    assert palette.barrel == palette.industries["brewery"]  # merchants hold the resource breweries make
+    given = board_style.Palette.of(birmingham)
+    assert (given.labels["manufacturer"], given.industries["coal"]) == ("Man", "#3a3a3a")  # industries.yaml
 
 
 # -- positions --------------------------------------------------------------------------------------

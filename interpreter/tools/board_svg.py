@@ -44,7 +44,7 @@ from interpreter.ruleset.model import Link, Location, Ruleset, Slot
 from interpreter.tools.board_layout import Point, location_positions
 from interpreter.tools.board_panel import PANEL_WIDTH, draw_panel
 from interpreter.tools.board_style import CANAL, LINK_BED, RAIL, BoardSource, Palette, player_colour
-from interpreter.tools.svg import FONT, SVG_NAMESPACE, element, ink_on, number, roman, serialise, text_width
+from interpreter.tools.svg import FONT, SVG_NAMESPACE, element, fitting, ink_on, number, roman, serialise, text_width
 
 __all__ = ["BoardSource", "board_svg", "player_colour"]
 
@@ -224,7 +224,8 @@ def _draw_slot(parent: ET.Element, slot: Slot, x: float, y: float, table: Table,
         colour = palette.industry(industry)
         element(group, "rect", x=x + n * part, y=y, width=part, height=SLOT, fill=colour, fill_opacity=0.35)
         element(group, "text", palette.label(industry), x=x + n * part + part / 2, y=y + SLOT / 2 + 3,
-                font_size=8.0 if len(slot.industries) > 1 else 10.0, text_anchor="middle", fill="#222222")
+                font_size=fitting(palette.label(industry), part - 2, 8.0 if len(slot.industries) > 1 else 10.0),
+                text_anchor="middle", fill="#222222")
     tile = table.state.tiles.get(slot.id)
     if tile is not None:
         _draw_tile(group, tile, x, y, table, palette)
@@ -243,7 +244,8 @@ def _draw_tile(parent: ET.Element, tile: PlacedTile, x: float, y: float, table: 
     element(group, "rect", x=x + 1, y=y + 1, width=SLOT - 2, height=SLOT - 2, rx=3.0, fill=colour,
             stroke="#000000", stroke_width=1.5)
     element(group, "rect", x=x + 1, y=y + 1, width=SLOT - 2, height=11.0, fill=band)
-    element(group, "text", palette.label(industry.id), x=x + SLOT / 2, y=y + 9.5, font_size=8.0,
+    element(group, "text", palette.label(industry.id), x=x + SLOT / 2, y=y + 9.5,
+            font_size=fitting(palette.label(industry.id), SLOT - 4, 8.0),
             text_anchor="middle", fill=ink_on(band))
     element(group, "text", roman(tile.spec.level), x=x + SLOT / 2, y=y + 26, font_size=12.0, font_weight="bold",
             text_anchor="middle", fill=ink_on(colour))
@@ -305,7 +307,8 @@ def _draw_merchant_space(parent: ET.Element, location: Location, index: int, spa
     for n, industry in enumerate(space.buys):
         element(group, "rect", x=x + n * part, y=y + 12, width=part, height=16.0, fill=palette.industry(industry))
         element(group, "text", palette.label(industry), x=x + n * part + part / 2, y=y + 23,
-                font_size=8.0 if len(space.buys) == 1 else 6.0, text_anchor="middle",
+                font_size=fitting(palette.label(industry), part - 1, 8.0 if len(space.buys) == 1 else 6.0),
+                text_anchor="middle",
                 fill=ink_on(palette.industry(industry)))
     if not space.buys:
         element(group, "text", "—", x=x + SLOT / 2, y=y + 24, font_size=10.0, text_anchor="middle", fill="#6b5a45")

@@ -53,6 +53,12 @@ def text_width(text: str, size: float) -> float:
     return len(text) * size * CHAR_WIDTH
 
 
+def fitting(text: str, width: float, size: float) -> float:
+    """`size`, or the smaller font size at which `text` fits in `width`."""
+    wanted = text_width(text, size)
+    return size if wanted <= width or wanted == 0 else round(size * width / wanted, 1)
+
+
 def ink_on(colour: str) -> str:
     """Black or white, whichever reads better on the colour `#rrggbb`."""
     red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
