@@ -119,12 +119,15 @@ def test_a_built_tile_is_drawn_in_its_owners_colour_at_its_slot(birmingham) -> N
 def test_a_built_link_a_producers_cubes_and_a_flipped_tile(birmingham) -> None:
     given = {"players": {1: {"money": 50}},
              "tiles": [{"slot": "dudley/0", "owner": 1, "industry": "coal", "level": 1, "cubes": 2},
-                       {"slot": "dudley/1", "owner": 2, "industry": "iron", "level": 1, "flipped": True}],
+                       {"slot": "dudley/1", "owner": 2, "industry": "iron", "level": 1, "flipped": True},
+                       {"slot": "stone/0", "owner": 2, "industry": "brewery", "level": 1, "cubes": 1}],
              "links": [{"link": "L04", "owner": 2}]}
     root = parse(draw(Game.from_setup(birmingham, 2, given, seed=1)))
     ids = by_id(root)
     assert ids["tile-dudley-0"].attrib["data-cubes"] == "2"
     assert len([e for e in ids["tile-dudley-0"].iter() if e.attrib.get("class") == "cube"]) == 2
+    brewery = ids["tile-stone-0"]  # beer, the resource merchants hold, is drawn as barrels
+    assert [e.tag for e in brewery.iter() if e.attrib.get("class") in ("cube", "barrel")] == [f"{SVG}circle"]
     flipped = ids["tile-dudley-1"]
     assert flipped.attrib["data-flipped"] == "true"
     assert [text_of(e) for e in flipped.iter() if e.attrib.get("class") == "flipped"] == ["✓ 3 VP"]

@@ -52,6 +52,7 @@ class Palette:
     groups: dict[str, str]
     resources: dict[str, str]
     barrel: str  # a merchant's barrel: the colour of the resource merchants hold
+    barrel_resource: str | None  # that resource: drawn as barrels (circles) on tiles too, other resources as cubes
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> Palette:
@@ -66,7 +67,7 @@ class Palette:
         held = next((rid for rid, r in ruleset.resources.items()
                      if "merchant_barrel" in r.sources or any("merchant_barrel" in s for s in r.sources_in.values())),
                     None)
-        return cls(industries, _labels(ruleset), groups, resources, resources.get(held or "", UNKNOWN))
+        return cls(industries, _labels(ruleset), groups, resources, resources.get(held or "", UNKNOWN), held)
 
     def seat(self, seat: int) -> str:
         return player_colour(seat)

@@ -254,16 +254,21 @@ def _draw_tile(parent: ET.Element, tile: PlacedTile, x: float, y: float, table: 
         element(group, "text", f"✓ {tile.spec.vp} VP", x=x + SLOT / 2, y=y + SLOT - 3, font_size=7.0,
                 text_anchor="middle", fill="#ffffff", class_="flipped")
     elif tile.cubes:
-        _draw_cubes(group, tile.cubes, palette.resource(industry.produces), x, y + SLOT - CUBE - 2)
+        _draw_cubes(group, tile.cubes, palette.resource(industry.produces), x, y + SLOT - CUBE - 2,
+                    barrels=industry.produces is not None and industry.produces == palette.barrel_resource)
 
 
-def _draw_cubes(parent: ET.Element, cubes: int, colour: str, x: float, y: float) -> None:
-    """Up to 4 cubes side by side; more as one cube and the count."""
+def _draw_cubes(parent: ET.Element, cubes: int, colour: str, x: float, y: float, barrels: bool = False) -> None:
+    """Up to 4 cubes (or barrels, round) side by side; more as one and the count."""
     shown = cubes if cubes <= 4 else 1
     left = x + (SLOT - (shown * (CUBE + 2) - 2)) / 2 - (6 if cubes > 4 else 0)
     for n in range(shown):
-        element(parent, "rect", class_="cube", x=left + n * (CUBE + 2), y=y, width=CUBE, height=CUBE,
-                fill=colour, stroke="#ffffff", stroke_width=0.8)
+        if barrels:
+            element(parent, "circle", class_="barrel", cx=left + n * (CUBE + 2) + CUBE / 2, cy=y + CUBE / 2,
+                    r=CUBE / 2 + 0.4, fill=colour, stroke="#5a3d12", stroke_width=0.8)
+        else:
+            element(parent, "rect", class_="cube", x=left + n * (CUBE + 2), y=y, width=CUBE, height=CUBE,
+                    fill=colour, stroke="#ffffff", stroke_width=0.8)
     if cubes > 4:
         element(parent, "text", f"x{cubes}", x=left + CUBE + 2, y=y + CUBE, font_size=7.0, fill="#ffffff",
                 stroke="#000000", stroke_width=0.3)
