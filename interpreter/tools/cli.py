@@ -24,6 +24,8 @@
     brass rule ID... [--ruleset R] [--scenarios PATH...]
                                    a rule's text and source, where the ruleset cites it (FILE:LINE:COL),
                                    and the scenarios that verify it (an ID prefix such as R-LINK lists several)
+    brass board [RULESET] [--players N --seed S | --from SETUP | --load SAVE | --trace FILE [--step N]]
+                --svg FILE [--png FILE]  a picture of a position (docs/board.md)
     brass verify PATH... [--rule ID]... [--coverage] [--json] [--check]
                                    run scenario files (folders: every *.yaml below); print failures,
                                    rule coverage and "N passed, M failed"
@@ -49,6 +51,7 @@ from typing import Any
 from interpreter.ruleset.errors import BrassError, RulesetError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools.board_command import add_commands as board_commands
 from interpreter.tools.cli_designer import add_commands as add_designer_commands
 from interpreter.tools.cli_designer import strict_findings
 from interpreter.tools.guards import ENGINE_SLIPS, forgiving_streams, move_problem, parse_action_text, slip_text
@@ -241,6 +244,7 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true",
                         help="print the results and the coverage as JSON (for other tools); same exit status")
     verify.set_defaults(run=run_verify)
+    board_commands(commands)
     return parser
 
 
