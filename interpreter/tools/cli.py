@@ -49,6 +49,7 @@ from typing import Any
 from interpreter.ruleset.errors import BrassError, RulesetError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools import web_app
 from interpreter.tools.guards import ENGINE_SLIPS, forgiving_streams, move_problem, parse_action_text, slip_text
 
 
@@ -237,6 +238,7 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true",
                         help="print the results and the coverage as JSON (for other tools); same exit status")
     verify.set_defaults(run=run_verify)
+    web_app.add_commands(commands)  # brass serve
     return parser
 
 
