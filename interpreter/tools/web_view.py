@@ -35,7 +35,7 @@ def position_json(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
     state = game.state
     era = game.ruleset.eras[state.era_index].name
     header = (f"{era}: the game is over" if game.is_over else
-              f"{era}, round {state.round}: player {game.table.me.seat} to act, "
+              f"{era}, round {state.round}: player {game.deciding_seat} to decide, "
               f"{state.actions_left} action(s) left this turn; draw deck {len(state.deck)} card(s)")
     return {"ruleset": game.ruleset.name, "title": game.ruleset.title, "header": header, "over": game.is_over,
             "board": board_picture(game), "players": players_json(game, seats),
@@ -50,7 +50,7 @@ def players_json(game: Game, seats: list[str] | None) -> list[dict[str, Any]]:
     return [{"seat": p.seat, "who": seats[p.seat - 1] if seats else "", "money": p.money,
              "income_position": p.income_position, "income_level": table.income_level(p), "vp": p.vp,
              "links_left": p.links_left, "hand": len(p.hand), "spent": p.spent, "tiles": on_board[p.seat],
-             "to_act": not game.is_over and p is table.me} for p in table.players]
+             "to_act": not game.is_over and p.seat == game.deciding_seat} for p in table.players]
 
 
 def mat_json(game: Game, seat: int) -> list[dict[str, Any]]:
@@ -99,6 +99,7 @@ def _waiting(session: PlaySession) -> str:
 
 def decisions_json(session: PlaySession) -> dict[str, Any]:
     game = session.game
+    slots = {slot.id for slot in game.ruleset.slots}
     decisions = []
     for decision in game.legal_actions():
         row: dict[str, Any] = {"decision": decision, "label": describe_decision(game, decision)}
@@ -106,12 +107,26 @@ def decisions_json(session: PlaySession) -> dict[str, Any]:
             (name, value), = decision.items()
             if name in BOARD_KEYS and isinstance(value, str):
                 row["board"] = {"attribute": BOARD_KEYS[name], "key": name, "value": value}
+            elif name == "answer" and value in slots:  # a question about a tile (unpaid income …)
+                row["board"] = {"attribute": "slot", "key": name, "value": value}
+                row["label"] = f"answer: {_slot_words(game, value)}"
         decisions.append(row)
     blocked = [{"action": action, "name": game.ruleset.actions[action].name,
                 "failures": failures_json(game.ruleset, failures)}
                for action, failures in session.blocked_actions()]
     return {"prompt": prompt_text(game), "decisions": decisions, "blocked": blocked,
             "board_keys": sorted({d["board"]["key"] for d in decisions if "board" in d})}
+
+
+def _slot_words(game: Game, slot_id: str) -> str:
+    """A slot as a player reads it: the tile on it (industry, level, owner) and where it is."""
+    slot = next(s for s in game.ruleset.slots if s.id == slot_id)
+    where = f"{game.ruleset.locations[slot.location].name} ({slot_id})"
+    tile = game.state.tiles.get(slot_id)
+    if tile is None:
+        return f"the free slot at {where}"
+    industry = game.ruleset.industries[tile.spec.industry].name
+    return f"{industry} level {tile.spec.level} of player {tile.owner.seat} at {where}"
 
 
 def replay_json(key: str, replay: ReplaySession, index: int) -> dict[str, Any]:
