@@ -170,7 +170,8 @@ def test_a_real_game_is_replayed_to_its_final_scores_with_the_slider(browser: An
         assert browser.find_element(By.ID, "step-count").text == f"step {step} of {last}"
         assert browser.find_elements(By.CSS_SELECTOR, "#log li"), "each step shows its log"
     rows = browser.find_elements(By.CSS_SELECTOR, "#players-table tr[data-seat]")
-    vp = [int(r.find_elements(By.TAG_NAME, "td")[5].text) for r in sorted(rows, key=lambda r: r.get_attribute("data-seat"))]
+    by_seat = sorted(rows, key=lambda row: int(row.get_attribute("data-seat")))
+    vp = [int(row.find_elements(By.TAG_NAME, "td")[5].text) for row in by_seat]
     assert vp == expected == [215, 180]
     assert browser.find_element(By.ID, "expected").get_attribute("data-same") == "1"
     assert browser.find_element(By.ID, "over").is_displayed()

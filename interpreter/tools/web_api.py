@@ -216,6 +216,6 @@ def create_app(folders: Folders) -> Starlette:
         Route("/api/replays/{key}/steps/{step:int}", app.replay_step),
     ]
     handlers = {WebError: web_error, HTTPException: http_error, BrassError: brass_error}
-    server = Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
+    server = Starlette(routes=routes, exception_handlers=handlers)
     server.state.brass = app
     return server

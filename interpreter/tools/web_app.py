@@ -18,7 +18,7 @@ MISSING_EXTRA = ("brass serve needs the web extra (Starlette and uvicorn): pip i
                  "(from a source tree: pip install '.[web]')")
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(commands: argparse._SubParsersAction) -> None:
     serve = commands.add_parser("serve", help="a local web app: play against bots, replay games and traces, "
                                               "open scenarios")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
