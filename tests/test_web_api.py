@@ -81,7 +81,8 @@ def test_a_new_game_lists_the_engines_decisions_after_the_bots_first_moves(clien
                                   "vp": 0, "links_left": 14, "hand": 8, "spent": 0, "tiles": 0, "to_act": True}
     coal = next(row for row in view["mat"] if row["industry"] == "coal")
     assert (coal["left"], coal["level"], coal["cost"], coal["vp"], coal["income"]) == (7, 1, 5, 1, 4)
-    assert view["board"].startswith("<svg")
+    assert view["board"].startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg')
+    assert 'id="slot-dudley-0" class="slot" data-slot="dudley/0"' in view["board"]
 
 
 def test_an_illegal_decision_is_refused_with_its_rule_and_changes_nothing(client: TestClient) -> None:

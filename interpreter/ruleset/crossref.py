@@ -73,6 +73,18 @@ class CrossChecker:
             for s, icons in enumerate(loc.get("slots", ())):
                 for i, industry in enumerate(icons):
                     self.expect_in(industry, industries, "industry", ("locations", lid, "slots", s, i))
+        self.check_positions()
+
+    def check_positions(self) -> None:
+        """Two locations drawn at the same point would hide each other on the picture of the board."""
+        seen: dict[tuple[int, int], str] = {}
+        for lid, loc in self.data["locations"].items():
+            if "at" in loc:
+                point = (loc["at"][0], loc["at"][1])
+                if point in seen:
+                    self.error(("locations", lid, "at"), f"location '{lid}' is at the same point as "
+                                                         f"'{seen[point]}' ({point[0]}, {point[1]})")
+                seen.setdefault(point, lid)
 
     def check_links(self) -> None:
         locations = self.data["locations"]

@@ -29,6 +29,7 @@ class Rule:
 class ColourGroup:
     id: str
     name: str
+    colour: str | None = None  # "#rrggbb" of its banner, for pictures of the board
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,7 @@ class Location:
     group: str | None
     slots: tuple[Slot, ...]
     link_icons: int
+    at: tuple[int, int] | None = None  # where it is drawn (board units, y to the south); None: laid out automatically
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,8 @@ class Industry:
     name: str
     flips: str  # sold | emptied
     produces: str | None
+    short: str | None = None  # its label on a picture of the board
+    colour: str | None = None  # "#rrggbb", for pictures of the board
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # identity: each level is one object, usable as a key
@@ -369,10 +373,11 @@ def build_static_model(data: Mapping[str, Any]) -> dict[str, Any]:
         "description": data.get("description", "").strip(),
         "rulebook": dict(data.get("rulebook", {})),
         "rules": {rid: Rule(rid, r["text"], r.get("source", "")) for rid, r in data["rules"].items()},
-        "colour_groups": {gid: ColourGroup(gid, g["name"]) for gid, g in data["colour_groups"].items()},
+        "colour_groups": {gid: ColourGroup(gid, g["name"], g.get("colour"))
+                          for gid, g in data["colour_groups"].items()},
         "locations": {lid: _location(lid, loc) for lid, loc in data["locations"].items()},
         "links": {kid: Link(kid, tuple(k["ends"]), k["canal"], k["rail"]) for kid, k in data["links"].items()},
-        "industries": {iid: Industry(iid, i["name"], i["flips"], i.get("produces"))
+        "industries": {iid: Industry(iid, i["name"], i["flips"], i.get("produces"), i.get("short"), i.get("colour"))
                        for iid, i in data["industries"].items()},
         "tiles": {iid: tuple(_tile(iid, t, data) for t in specs) for iid, specs in data["tiles"].items()},
         "cards": {cid: CardSpec(cid, c.get("location"), tuple(c.get("industries", ())), dict(c["count"]))
@@ -407,7 +412,9 @@ def income_track(data: Mapping[str, Any]) -> IncomeTrack:
 
 def _location(lid: str, data: Mapping[str, Any]) -> Location:
     slots = tuple(Slot(lid, i, tuple(icons)) for i, icons in enumerate(data.get("slots", ())))
-    return Location(lid, data["name"], data["kind"], data.get("group"), slots, data.get("link_icons", 0))
+    at = data.get("at")
+    return Location(lid, data["name"], data["kind"], data.get("group"), slots, data.get("link_icons", 0),
+                    (at[0], at[1]) if at is not None else None)
 
 
 def _tile(industry: str, t: Mapping[str, Any], data: Mapping[str, Any]) -> TileSpec:

@@ -44,6 +44,7 @@ MAX_ERAS = 10
 # Counts add up over tables of any length, so their totals are bounded too (crossref.check_totals):
 # the tiles of one player mat, the deck and the wild cards at one player count, the merchant spaces.
 MAX_TOTAL = 1000
+MAX_COORDINATE = 10_000  # a location's `at`: board units, for the picture only (brass board)
 
 
 def ints(low: int, high: int) -> dict[str, Any]:
@@ -55,6 +56,9 @@ NON_NEG = ints(0, MAX_COUNT)  # a count, a number of cubes, links or spaces
 POS = ints(1, MAX_COUNT)
 AMOUNT = ints(0, MAX_AMOUNT)  # money, a cost, VP
 POS_AMOUNT = ints(1, MAX_AMOUNT)
+# Drawing only (brass board, interpreter/tools/board_svg.py); no rule reads them.
+COLOUR = {"type": "string", "regex": r"#[0-9a-fA-F]{6}"}
+POINT = {"type": "list", "minlength": 2, "maxlength": 2, "schema": ints(0, MAX_COORDINATE)}
 
 CITATIONS = {
     "rule": {**RULE_ID, "required": False},
@@ -168,13 +172,14 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "source": {"type": "string"},
     }, cite=False)}),
     # board.yaml
-    "colour_groups": req(table_of(record({"name": req({"type": "string"})}))),
+    "colour_groups": req(table_of(record({"name": req({"type": "string"}), "colour": COLOUR}))),
     "locations": req(table_of(record({
         "name": req({"type": "string"}),
         "kind": req({"type": "string", "allowed": ["town", "farm_brewery", "merchant"]}),
         "group": ID,
         "slots": {"type": "list", "maxlength": MAX_COUNT, "schema": {"type": "list", "schema": ID, "minlength": 1}},
         "link_icons": NON_NEG,
+        "at": POINT,  # [x, y], x to the east, y to the south; without it, brass board places it itself
     }))),
     "links": req({"type": "dict", "keysrules": {"type": "string", "regex": r"[A-Za-z0-9_]+"}, "valuesrules": record({
         "ends": req({"type": "list", "schema": ID, "minlength": 2}),
@@ -186,6 +191,8 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "name": req({"type": "string"}),
         "flips": req({"type": "string", "allowed": ["sold", "emptied"]}),
         "produces": ID,
+        "short": {"type": "string", "empty": False, "maxlength": 8},  # its label on a picture of the board
+        "colour": COLOUR,
     }))),
     "tiles": req(table_of({"type": "list", "schema": TILE, "minlength": 1, "maxlength": MAX_COUNT})),
     # cards.yaml

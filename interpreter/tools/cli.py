@@ -50,6 +50,7 @@ from interpreter.ruleset.errors import BrassError, RulesetError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools import web_app
+from interpreter.tools.board_command import add_commands as board_commands
 from interpreter.tools.guards import ENGINE_SLIPS, forgiving_streams, move_problem, parse_action_text, slip_text
 
 
@@ -239,6 +240,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="print the results and the coverage as JSON (for other tools); same exit status")
     verify.set_defaults(run=run_verify)
     web_app.add_commands(commands)  # brass serve
+    board_commands(commands)
     return parser
 
 

@@ -12,13 +12,14 @@ from typing import Any
 from interpreter.engine.errors import Failure
 from interpreter.engine.game import Game
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools.board_svg import board_svg
 from interpreter.tools.play import describe_decision, format_entry, prompt_text
-from interpreter.tools.web_board import board_picture
 from interpreter.tools.web_session import PlaySession, ReplaySession
 
 LOG_LINES = 60  # the page shows the end of the log; the whole of it is in a save
-# Decisions whose value is a thing drawn on the board: the attribute the picture marks it with.
-BOARD_KEYS = {"slot": "slot", "tile": "slot", "link": "link", "location": "location", "merchant": "merchant"}
+# Decisions whose value is a thing drawn on the board: the data- attribute the picture (board_svg.py)
+# marks it with; a tile is found by the slot it stands on, a merchant by its space.
+BOARD_KEYS = {"slot": "slot", "tile": "slot", "link": "link", "location": "location", "merchant": "space"}
 
 
 def failures_json(ruleset: Ruleset, failures: list[Failure]) -> list[dict[str, Any]]:
@@ -40,6 +41,19 @@ def position_json(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
     return {"ruleset": game.ruleset.name, "title": game.ruleset.title, "header": header, "over": game.is_over,
             "board": board_picture(game), "players": players_json(game, seats),
             "standings": game.standings() if game.is_over else []}
+
+
+def board_picture(game: Game) -> str:
+    """The board (board_svg.py). While a question is open at a round's end (unpaid income) the
+    round's turn order is used up and `table.me`, which the picture's panel reads, has no player
+    (IndexError): the page then says so instead of the picture, and the answers stay listed."""
+    try:
+        return board_svg(game)
+    except IndexError:
+        if game.question is None:
+            raise
+        return ('<svg xmlns="http://www.w3.org/2000/svg" width="640" height="40"><text x="10" y="25">'
+                "The board is drawn again once the question is answered.</text></svg>")
 
 
 def players_json(game: Game, seats: list[str] | None) -> list[dict[str, Any]]:

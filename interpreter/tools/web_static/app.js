@@ -3,7 +3,8 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const BOARD_ATTRIBUTES = { slot: "slot", tile: "slot", link: "link", location: "location", merchant: "merchant" };
+// the data- attribute of board_svg.py that marks each kind of thing a decision can name
+const BOARD_ATTRIBUTES = { slot: "slot", tile: "slot", link: "link", location: "location", merchant: "space", answer: "slot" };
 let options = null;       // GET /api/options
 let current = null;       // the view shown: a game being played or a replay step
 let watching = false;     // all seats are bots and the page lets them play

@@ -1,0 +1,134 @@
+"""The panel beside the map on `board_svg`'s picture.
+
+The panel shows the era and round, whose turn it is, the turn order, each player's money,
+income, VP, links left, hand, money spent and tiles left per industry, the markets (each space
+with its price, filled or not) and the draw deck.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from interpreter.engine.state import Player
+from interpreter.tools.board_style import CANAL, LINK_BED, RAIL, BoardSource, Palette
+from interpreter.tools.svg import element, ink_on, text_width
+
+PANEL_WIDTH = 380.0
+LINE = 16.0  # one line of text
+
+
+def draw_panel(parent: ET.Element, game: BoardSource, palette: Palette, x: float, y: float) -> float:
+    """Draw the panel with its top left corner at (x, y); return where it ends (its bottom)."""
+    ruleset, table = game.ruleset, game.table
+    state = table.state
+    panel = element(parent, "g", id="panel", transform=f"translate({x:.1f},{y:.1f})")
+    era = ruleset.eras[state.era_index]
+    rounds = ruleset.setup.rounds_per_era.get(len(state.players))
+    element(panel, "text", ruleset.title, x=0, y=LINE, font_size=16.0, font_weight="bold")
+    of_rounds = f" of {rounds}" if rounds else ""
+    element(panel, "text", f"{era.name}, round {state.round}{of_rounds}", id="era", x=0, y=2 * LINE + 4,
+            font_size=12.0, data_era=era.id, data_round=state.round)
+    if game.is_over:
+        to_play = "The game is over"
+    else:
+        to_play = f"{palette.player_name(table.me.seat).capitalize()} to play, " \
+                  f"{state.actions_left} action{'s' if state.actions_left != 1 else ''} left"
+    element(panel, "text", to_play, id="to-play", x=0, y=3 * LINE + 4, font_size=12.0,
+            data_seat=None if game.is_over else table.me.seat)
+    top = _turn_order(panel, state.turn_order, palette, 4 * LINE + 12)
+    for player in state.players:
+        top = _player_block(panel, game, player, palette, top)
+    for market_id in ruleset.markets:
+        top = _market(panel, game, market_id, palette, top)
+    element(panel, "text", f"Draw deck: {len(state.deck)} card{'s' if len(state.deck) != 1 else ''}", id="deck",
+            x=0, y=top + LINE, font_size=11.0, data_cards=len(state.deck))
+    top = _legend(panel, top + LINE + 10)
+    return y + top
+
+
+def _turn_order(panel: ET.Element, order: list[int], palette: Palette, top: float) -> float:
+    element(panel, "text", "Turn order", x=0, y=top + 12, font_size=11.0)
+    group = element(panel, "g", id="turn-order", data_order=" ".join(map(str, order)))
+    for n, seat in enumerate(order):
+        left = 75 + n * 26
+        element(group, "rect", x=left, y=top, width=22.0, height=16.0, rx=3.0, fill=palette.seat(seat),
+                stroke="#000000")
+        element(group, "text", str(seat), x=left + 11, y=top + 12, font_size=10.0, text_anchor="middle",
+                fill=ink_on(palette.seat(seat)))
+    return top + 26
+
+
+def _player_block(panel: ET.Element, game: BoardSource, player: Player, palette: Palette, top: float) -> float:
+    table = game.table
+    seat, colour = player.seat, palette.seat(player.seat)
+    group = element(panel, "g", id=f"player-{seat}", class_="player", data_seat=seat)
+    element(group, "rect", x=0, y=top, width=PANEL_WIDTH, height=74.0, rx=4.0, fill="#fffaf0", stroke=colour,
+            stroke_width=2.0)
+    element(group, "rect", x=0, y=top, width=PANEL_WIDTH, height=LINE, rx=4.0, fill=colour)
+    acting = not game.is_over and table.me.seat == seat
+    element(group, "text", f"{palette.player_name(seat).capitalize()}{'  ◀ to play' if acting else ''}",
+            x=6, y=top + 12, font_size=11.0, font_weight="bold", fill=ink_on(colour))
+    level = table.income_level(player)
+    figures = (("money", "money", f"£{player.money}", 60),
+               ("income", f"income (space {player.income_position})", f"{level:+d}", 92),
+               ("vp", "VP", str(player.vp), 52), ("links", "links left", str(player.links_left), 60),
+               ("hand", "hand", str(len(player.hand)), 46), ("spent", "spent", f"£{player.spent}", 50))
+    left = 6.0
+    for key, label, value, width in figures:
+        element(group, "text", label, x=left, y=top + LINE + 11, font_size=8.5, fill="#555555")
+        element(group, "text", value, id=f"player-{seat}-{key}", x=left, y=top + LINE + 26, font_size=13.0,
+                font_weight="bold", data_space=player.income_position if key == "income" else None)
+        left += width
+    chip_left = 6.0
+    for industry in game.ruleset.industries:
+        count = table.tiles_left(player, industry)
+        chip = palette.industry(industry)
+        text = f"{palette.label(industry)} {count}"
+        chip_width = text_width(text, 9.0) + 8
+        element(group, "rect", x=chip_left, y=top + 50, width=chip_width, height=16.0, rx=3.0, fill=chip)
+        element(group, "text", text, id=f"player-{seat}-left-{industry}", x=chip_left + 4, y=top + 62,
+                font_size=9.0, fill=ink_on(chip), data_tiles_left=count)
+        chip_left += chip_width + 4
+    return top + 82
+
+
+def _market(panel: ET.Element, game: BoardSource, market_id: str, palette: Palette, top: float) -> float:
+    ruleset = game.ruleset
+    market = ruleset.markets[market_id]
+    cubes = game.table.state.markets.get(market_id, 0)
+    resource = next((r for r in ruleset.resources.values() if r.market == market_id), None)
+    name = resource.name if resource else market_id
+    colour = palette.resource(resource.id if resource else None)
+    group = element(panel, "g", id=f"market-{market_id}", class_="market", data_cubes=cubes,
+                    data_capacity=market.capacity)
+    element(group, "text", f"{name} market: {cubes} of {market.capacity}, £{market.empty_price} when empty",
+            x=0, y=top + 12, font_size=11.0)
+    size = min(24.0, (PANEL_WIDTH - 2) / max(market.capacity, 1) - 2)
+    empty = market.capacity - cubes  # filled from the most expensive space down
+    for index, price in enumerate(market.prices):
+        left = index * (size + 2)
+        filled = index >= empty
+        space = element(group, "g", id=f"market-{market_id}-{index}", data_price=price, data_filled=filled)
+        element(space, "rect", x=left, y=top + 18, width=size, height=size, fill="#ffffff", stroke="#6b6b6b")
+        if filled:
+            element(space, "rect", class_="cube", x=left + 4, y=top + 22, width=size - 8, height=size - 8,
+                    fill=colour, stroke="#000000", stroke_width=0.8)
+        element(space, "text", f"£{price}", x=left + size / 2, y=top + 18 + size + 10, font_size=8.0,
+                text_anchor="middle")
+    return top + 18 + size + 18
+
+
+def _legend(panel: ET.Element, top: float) -> float:
+    group = element(panel, "g", id="legend")
+    rows = (("a canal line", (CANAL,)), ("a rail line", (RAIL,)), ("a canal or rail line", (CANAL, RAIL)))
+    for n, (label, colours) in enumerate(rows):
+        y = top + n * LINE + 6
+        element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=LINK_BED, stroke_width=9.0)
+        for colour in colours:
+            dashed = colour == RAIL
+            element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=colour, stroke_dasharray="6 5" if dashed else None,
+                    stroke_width=1.5 if dashed and len(colours) > 1 else 3.0)
+        element(group, "text", label, x=38, y=y + 4, font_size=10.0)
+    element(group, "text", "a built link or tile has its owner's colour; ✓ a flipped tile and its VP",
+            x=0, y=top + 3 * LINE + 10, font_size=9.5, fill="#444444")
+    return top + 4 * LINE + 6
