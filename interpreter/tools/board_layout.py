@@ -46,6 +46,8 @@ def location_positions(ruleset: Ruleset, sizes: Mapping[str, Size] | None = None
         return {lid: (float(p[0]), float(p[1])) for lid, p in zip(graph.nodes, points, strict=True) if p}
     start = _start(graph, points)
     spread = _spring(graph, start)
+    if not graph.pinned:
+        spread = _scaled(graph, spread)
     box = [sizes.get(lid, (0.0, 0.0)) if sizes else (0.0, 0.0) for lid in graph.nodes]
     apart = _separate(graph, spread, box)
     return {lid: (round(x, 1), round(y, 1)) for lid, (x, y) in zip(graph.nodes, apart, strict=True)}
@@ -118,6 +120,18 @@ def _spring(graph: _Graph, start: list[Point]) -> list[Point]:
                 xs[i] += dx[i] * move
                 ys[i] += dy[i] * move
     return list(zip(xs, ys, strict=True))
+
+
+def _scaled(graph: _Graph, points: list[Point]) -> list[Point]:
+    """The layout shrunk or grown so that linked locations lie LINK_LENGTH apart on average: the
+    repulsion of every location from every other one spreads a sparse map far wider than its
+    links need (a map with placed locations keeps their scale)."""
+    lengths = [math.dist(points[a], points[b]) for a, b in graph.edges]
+    mean = sum(lengths) / len(lengths) if lengths else 0.0
+    if mean <= 0:
+        return points
+    factor = LINK_LENGTH / mean
+    return [(x * factor, y * factor) for x, y in points]
 
 
 def _separate(graph: _Graph, points: list[Point], sizes: list[Size], passes: int = 200) -> list[Point]:

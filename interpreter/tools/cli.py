@@ -24,6 +24,8 @@
     brass rule ID... [--ruleset R] [--scenarios PATH...]
                                    a rule's text and source, where the ruleset cites it (FILE:LINE:COL),
                                    and the scenarios that verify it (an ID prefix such as R-LINK lists several)
+    brass board [RULESET] [--players N --seed S | --from SETUP | --load SAVE | --trace FILE [--step N]]
+                --svg FILE [--png FILE]  a picture of a position (docs/board.md)
     brass verify PATH... [--rule ID]... [--coverage] [--json] [--check]
                                    run scenario files (folders: every *.yaml below); print failures,
                                    rule coverage and "N passed, M failed"
