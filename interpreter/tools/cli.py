@@ -26,6 +26,8 @@
                                    and the scenarios that verify it (an ID prefix such as R-LINK lists several)
     brass board [RULESET] [--players N --seed S | --from SETUP | --load SAVE | --trace FILE [--step N]]
                 --svg FILE [--png FILE]  a picture of a position (docs/board.md)
+    brass serve [--port P] [--host H] [--traces DIR...] [--scenarios DIR...]
+                                   a local web app: play, replay games and traces, scenarios (docs/web.md)
     brass verify PATH... [--rule ID]... [--coverage] [--json] [--check]
                                    run scenario files (folders: every *.yaml below); print failures,
                                    rule coverage and "N passed, M failed"
