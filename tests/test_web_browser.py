@@ -195,6 +195,19 @@ def test_a_refused_click_shows_its_rule_and_backing_out_restores_the_game(browse
     settled(browser)
     refusal = browser.find_element(By.ID, "refusal")
     assert refusal.is_displayed() and "R-" in refusal.text
+    browser.find_element(By.CSS_SELECTOR, "#decisions button.decision").click()  # its first industry
+    settled(browser)
+    assert browser.find_element(By.ID, "prompt").text.endswith("choose location")
+    # the location is chosen on the board itself: the legal ones are outlined there
+    legal = [b.get_attribute("title") for b in browser.find_elements(By.CSS_SELECTOR, "#decisions button.decision")]
+    marked = browser.find_elements(By.CSS_SELECTOR, "#board .choosable[data-location]")
+    assert sorted(json.dumps({"location": m.get_attribute("data-location")}) for m in marked) == \
+        sorted(json.dumps(json.loads(title)) for title in legal)
+    marked[0].click()
+    settled(browser)
+    assert page_error(browser) == ""
+    assert browser.find_element(By.ID, "prompt").text.endswith("choose slot")
+    assert browser.find_elements(By.CSS_SELECTOR, "#board .choosable[data-slot]")
     browser.find_element(By.ID, "back-out").click()
     settled(browser)
     assert browser.find_element(By.ID, "prompt").text == "player 1: choose an action"
