@@ -35,6 +35,7 @@ from interpreter.tools.web_sources import Folders  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 TRACES = ROOT.parent / "shared" / "real-games"
 TRACE = TRACES / "traces" / "wq9gs6-2p-full.trace.json"
+SCENARIO = ROOT / "scenarios" / "birmingham" / "loan_refused_at_minus_10.yaml"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 
@@ -213,3 +214,32 @@ def test_a_refused_click_shows_its_rule_and_backing_out_restores_the_game(browse
     assert browser.find_element(By.ID, "prompt").text == "player 1: choose an action"
     assert browser.execute_script("return current.moves") == moves
     assert not browser.find_element(By.ID, "back-out").is_displayed()
+
+
+def test_a_scenario_opens_at_its_position_and_its_save_replays(browser: Any, server: str, tmp_path: Path) -> None:
+    open_page(browser, server)
+    browser.find_element(By.ID, "tab-scenario").click()
+    browser.execute_script("document.getElementById('scenario-select').value = arguments[0]", str(SCENARIO))
+    browser.find_element(By.ID, "open-scenario").click()
+    settled(browser)
+    assert page_error(browser) == ""
+    assert browser.find_element(By.ID, "blocked-count").text == "3"
+    loan = browser.find_element(By.CSS_SELECTOR, "#blocked [data-action='loan']")
+    assert "R-LOAN-02" in loan.get_attribute("textContent")
+    assert "A loan may not take your income below level -10." in loan.get_attribute("textContent")
+    for _ in range(4):  # a few decisions, then the game is saved and replayed from the file
+        browser.find_element(By.CSS_SELECTOR, "#decisions button.decision").click()
+        settled(browser)
+    text = browser.execute_script(
+        "const r = new XMLHttpRequest(); r.open('GET', arguments[0], false); r.send(); return r.responseText;",
+        f"/api/games/{browser.execute_script('return current.id')}/save")
+    save = tmp_path / "game.json"
+    save.write_text(text, encoding="utf-8")
+    browser.find_element(By.ID, "tab-replay").click()
+    browser.find_element(By.ID, "replay-file").send_keys(str(save))
+    WebDriverWait(browser, 30, poll_frequency=0.05).until(
+        lambda d: d.find_element(By.ID, "replay-panel").is_displayed() or page_error(d))
+    settled(browser)
+    assert page_error(browser) == ""
+    assert browser.find_element(By.ID, "step-count").text.startswith("step 0 of ")
+    assert browser.find_element(By.ID, "step-label").text == "the start"

@@ -151,4 +151,5 @@ def replay_json(key: str, replay: ReplaySession, index: int) -> dict[str, Any]:
     return {"kind": "replay", "id": key, "name": replay.name, "step": index, "steps": len(replay.steps),
             **position_json(game), "label": step.label, "seat": step.seat, "log": log_json(step.log),
             "hands": {p.seat: hand_json(game, p.seat) for p in game.table.players},
-            "note": replay.note if last else "", "expected_vp": replay.expected_vp if last else None}
+            "note": replay.note if last else "",
+            "expected_vp": replay.expected_vp if last and not replay.note else None}  # at the game's end only
