@@ -254,6 +254,8 @@ def test_bad_uploads_are_refused_with_what_is_wrong(client: TestClient) -> None:
             "unknown ruleset 'nope'")
     body = refused(client.post("/api/games/scenario", json={"text": "players: [\n", "name": "x.yaml"}), 422, "x.yaml")
     assert ":1:" in body["error"] or ":2:" in body["error"]
+    for name, shown in (("..", "uploaded.yaml"), ("", "uploaded.yaml"), ("a\0b/../c d.yaml", "c_d.yaml")):
+        refused(client.post("/api/games/scenario", json={"text": "players: 7\n", "name": name}), 422, shown)
 
 
 def test_the_oldest_sessions_are_forgotten_beyond_the_limit() -> None:

@@ -8,6 +8,7 @@ a path that resolves anywhere else (`..`, a symbolic link out) is refused with 4
 
 from __future__ import annotations
 
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,7 +147,7 @@ def scenario_game(body: dict[str, Any], folders: Folders) -> PlaySession:
     if "text" in body:
         text = text_field(body, "text", limit=1_000_000)
         with tempfile.TemporaryDirectory(prefix="brass-web-") as folder:
-            path = Path(folder, str(body.get("name") or "uploaded.yaml").replace("/", "_")[-100:])
+            path = Path(folder, _upload_name(body.get("name")))
             path.write_text(text, encoding="utf-8")
             setup = _setup(load_setup, path)
     else:
@@ -158,6 +159,13 @@ def scenario_game(body: dict[str, Any], folders: Folders) -> PlaySession:
     except RulesetError as error:
         raise WebError(422, _diagnostics(error)) from None
     return PlaySession.create(game, seats_field(body, setup.players))
+
+
+def _upload_name(name: Any) -> str:
+    """The uploaded file's name, for the messages about it: letters, digits, `.`, `-` and `_` of
+    its last part only (never `..`, a folder or a NUL, which the temporary file could not be named)."""
+    kept = re.sub(r"[^\w.-]", "_", str(name or "").replace("\\", "/").rsplit("/", 1)[-1])[-100:]
+    return kept if kept.strip(".") else "uploaded.yaml"
 
 
 def _setup(load: Any, path: Path) -> Any:
