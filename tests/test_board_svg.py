@@ -73,7 +73,7 @@ def test_players_figures_markets_and_deck_at_the_start(birmingham) -> None:
         assert text_of(ids[f"player-{seat}-vp"]) == "0"
         assert text_of(ids[f"player-{seat}-links"]) == "14"
         assert text_of(ids[f"player-{seat}-hand"]) == "8"
-        assert text_of(ids[f"player-{seat}-left-coal"]) == "Coal 7"
+        assert text_of(ids[f"player-{seat}-left-coal"]) == "Coal I: 7"
         assert ids[f"player-{seat}-left-manufacturer"].attrib["data-tiles-left"] == "11"
     assert ids["turn-order"].attrib["data-order"] == "2 1 3 4"  # seed 0
     assert text_of(ids["to-play"]) == "Player 2 to play, 1 action left"
@@ -108,7 +108,7 @@ def test_a_built_tile_is_drawn_in_its_owners_colour_at_its_slot(birmingham) -> N
     assert "tile-leek-1" not in ids
     assert text_of(ids["player-2-money"]) == "£5"  # £17 - £12 for Cotton Mill I
     assert text_of(ids["player-2-spent"]) == "£12"
-    assert text_of(ids["player-2-left-cotton"]) == "Cot 10"
+    assert text_of(ids["player-2-left-cotton"]) == "Cot I: 10"  # Cotton Mill I: 3 tiles, 2 left
 
 
 def test_a_built_link_a_producers_cubes_and_a_flipped_tile(birmingham) -> None:
@@ -231,6 +231,20 @@ def test_a_location_without_a_position_is_placed_among_those_that_have_one(tmp_p
     positions = board_layout.location_positions(ruleset)
     assert all(positions[lid] == ruleset.locations[lid].at for lid in placed)
     assert positions["tamworth"] not in [ruleset.locations[lid].at for lid in placed]
+    assert _overlapping(_boxes(parse(draw(Game.new(ruleset, 2, seed=0))))) == []
+
+
+def test_a_map_too_large_for_the_force_layout_is_laid_out_on_a_grid(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    placed = tuple(lid for lid in load_ruleset("birmingham").locations if lid < "m")  # 14 placed, 13 free
+    ruleset = load_ruleset(str(_without_positions(tmp_path, keep=placed)))
+    monkeypatch.setattr(board_layout, "MAX_FORCE_LOCATIONS", 12)
+    positions = board_layout.location_positions(ruleset, dict.fromkeys(ruleset.locations, (150.0, 70.0)))
+    assert all(positions[lid] == ruleset.locations[lid].at for lid in placed)
+    free = [positions[lid] for lid in ruleset.locations if lid not in placed]
+    assert len({x for x, _ in free}) == 3 and len({y for _, y in free}) == 5  # 3 columns (isqrt 13), 5 rows
+    lowest_placed = max(ruleset.locations[lid].at[1] for lid in placed)
+    assert min(y for _, y in free) == lowest_placed + 84  # below the placed ones, a box and a gap down
     assert _overlapping(_boxes(parse(draw(Game.new(ruleset, 2, seed=0))))) == []
 
 

@@ -25,7 +25,11 @@ Size = tuple[float, float]  # width, height of a location's box, in board units
 LINK_LENGTH = 230.0  # the distance the layout aims at between two linked locations
 GAP = 14.0  # the least space left between two boxes by the last pass
 MAX_STEPS = 300  # of the force-directed layout
-MAX_PAIR_VISITS = 3_000_000  # steps times pairs of locations: a map of thousands of locations gets fewer steps
+MAX_PAIR_VISITS = 3_000_000  # steps times pairs of locations: a larger map gets fewer steps
+# Beyond this many locations to place, the force-directed layout (time growing with the square of
+# the locations) gives way to a grid: a ruleset may hold thousands of locations, and a picture of
+# it must still come in seconds.
+MAX_FORCE_LOCATIONS = 250
 
 
 @dataclass(frozen=True)
@@ -44,11 +48,13 @@ def location_positions(ruleset: Ruleset, sizes: Mapping[str, Size] | None = None
     points = [_given_point(ruleset, lid) for lid in graph.nodes]
     if len(graph.pinned) == len(graph.nodes):
         return {lid: (float(p[0]), float(p[1])) for lid, p in zip(graph.nodes, points, strict=True) if p}
+    box = [sizes.get(lid, (0.0, 0.0)) if sizes else (0.0, 0.0) for lid in graph.nodes]
+    if len(graph.nodes) - len(graph.pinned) > MAX_FORCE_LOCATIONS:
+        return dict(zip(graph.nodes, _grid(graph, points, box), strict=True))
     start = _start(graph, points)
     spread = _spring(graph, start)
     if not graph.pinned:
         spread = _scaled(graph, spread)
-    box = [sizes.get(lid, (0.0, 0.0)) if sizes else (0.0, 0.0) for lid in graph.nodes]
     apart = _separate(graph, spread, box)
     return {lid: (round(x, 1), round(y, 1)) for lid, (x, y) in zip(graph.nodes, apart, strict=True)}
 
@@ -74,15 +80,17 @@ def _start(graph: _Graph, given: list[tuple[int, int] | None]) -> list[Point]:
     fixed = [p for p in given if p is not None]
     centre = (sum(p[0] for p in fixed) / len(fixed), sum(p[1] for p in fixed) / len(fixed)) if fixed \
         else (0.0, 0.0)
-    free = [i for i in range(len(graph.nodes)) if i not in graph.pinned]
+    free_count = len(graph.nodes) - len(graph.pinned)
     radius = LINK_LENGTH * max(1.0, len(graph.nodes) / (2 * math.pi))
     points: list[Point] = []
-    for i, p in enumerate(given):
+    free = 0
+    for p in given:
         if p is not None:
             points.append((float(p[0]), float(p[1])))
         else:
-            angle = 2 * math.pi * free.index(i) / len(free)
+            angle = 2 * math.pi * free / free_count
             points.append((centre[0] + radius * math.cos(angle), centre[1] + radius * math.sin(angle)))
+            free += 1
     return points
 
 
@@ -120,6 +128,26 @@ def _spring(graph: _Graph, start: list[Point]) -> list[Point]:
                 xs[i] += dx[i] * move
                 ys[i] += dy[i] * move
     return list(zip(xs, ys, strict=True))
+
+
+def _grid(graph: _Graph, given: list[tuple[int, int] | None], sizes: list[Size]) -> list[Point]:
+    """The free locations in rows of a square grid, in the ruleset's order, below the placed ones;
+    each cell is as large as the largest box, so no two boxes meet."""
+    width = max((w for w, _ in sizes), default=0.0) + GAP
+    height = max((h for _, h in sizes), default=0.0) + GAP
+    placed = [p for p in given if p is not None]
+    top = max((p[1] for p in placed), default=0) + height
+    columns = max(1, math.isqrt(sum(p is None for p in given)))
+    points: list[Point] = []
+    free = 0
+    for p in given:
+        if p is not None:
+            points.append((float(p[0]), float(p[1])))
+        else:
+            row, column = divmod(free, columns)
+            points.append((column * width, top + row * height))
+            free += 1
+    return points
 
 
 def _scaled(graph: _Graph, points: list[Point]) -> list[Point]:

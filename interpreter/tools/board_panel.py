@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 
 from interpreter.engine.state import Player
 from interpreter.tools.board_style import CANAL, LINK_BED, RAIL, BoardSource, Palette
-from interpreter.tools.svg import element, ink_on, text_width
+from interpreter.tools.svg import element, ink_on, roman, text_width
 
 PANEL_WIDTH = 380.0
 LINE = 16.0  # one line of text
@@ -79,17 +79,28 @@ def _player_block(panel: ET.Element, game: BoardSource, player: Player, palette:
         element(group, "text", value, id=f"player-{seat}-{key}", x=left, y=top + LINE + 26, font_size=13.0,
                 font_weight="bold", data_space=player.income_position if key == "income" else None)
         left += width
-    chip_left = 6.0
+    _mat_chips(group, game, player, palette, top + 50)
+    return top + 82
+
+
+def _mat_chips(group: ET.Element, game: BoardSource, player: Player, palette: Palette, top: float) -> None:
+    """A chip per industry: its label, the level of the next tile on the mat (what a Build would
+    take) and how many tiles are left; the font shrinks when the chips would not fit in a row."""
+    table = game.table
+    texts = []
     for industry in game.ruleset.industries:
         count = table.tiles_left(player, industry)
-        chip = palette.industry(industry)
-        text = f"{palette.label(industry)} {count}"
-        chip_width = text_width(text, 9.0) + 8
-        element(group, "rect", x=chip_left, y=top + 50, width=chip_width, height=16.0, rx=3.0, fill=chip)
-        element(group, "text", text, id=f"player-{seat}-left-{industry}", x=chip_left + 4, y=top + 62,
-                font_size=9.0, fill=ink_on(chip), data_tiles_left=count)
-        chip_left += chip_width + 4
-    return top + 82
+        level = f" {roman(table.lowest_tile(player, industry).level)}" if count else ""
+        texts.append((industry, count, f"{palette.label(industry)}{level}: {count}"))
+    natural = sum(text_width(text, 9.0) + 12 for _, _, text in texts)
+    size = 9.0 * min(1.0, (PANEL_WIDTH - 12) / natural) if natural else 9.0
+    left = 6.0
+    for industry, count, text in texts:
+        chip, width = palette.industry(industry), text_width(text, size) + 8
+        element(group, "rect", x=left, y=top, width=width, height=16.0, rx=3.0, fill=chip)
+        element(group, "text", text, id=f"player-{player.seat}-left-{industry}", x=left + 4, y=top + 12,
+                font_size=size, fill=ink_on(chip), data_tiles_left=count)
+        left += width + 4
 
 
 def _market(panel: ET.Element, game: BoardSource, market_id: str, palette: Palette, top: float) -> float:

@@ -104,7 +104,16 @@ def board_svg(game: BoardSource) -> str:
 # -- where the locations go ----------------------------------------------------------------------
 
 def _boxes(ruleset: Ruleset) -> dict[str, _Box]:
-    """Each location's box, the whole map moved so that it starts at the margin."""
+    """Each location's box, the whole map moved so that it starts at the margin; worked out once
+    per ruleset (an automatic layout takes some 80 ms, a page may draw hundreds of positions)."""
+    known = ruleset.__dict__.get("_board_boxes")
+    if known is None:
+        known = ruleset.__dict__["_board_boxes"] = _place_boxes(ruleset)
+    boxes: dict[str, _Box] = known
+    return boxes
+
+
+def _place_boxes(ruleset: Ruleset) -> dict[str, _Box]:
     sizes = {lid: _box_size(ruleset, loc) for lid, loc in ruleset.locations.items()}
     centres = location_positions(ruleset, sizes)
     left = min((centres[lid][0] - sizes[lid][0] / 2 for lid in centres), default=0.0)
