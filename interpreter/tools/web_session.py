@@ -50,6 +50,7 @@ class PlaySession:
     seats: list[str]
     bots: dict[int, Bot] = field(default_factory=dict)
     action_start: Game | None = None
+    board: tuple[str, str] | None = None  # the state's hash and the picture drawn of it (web_view)
 
     @classmethod
     def create(cls, game: Game, seats: list[str]) -> PlaySession:

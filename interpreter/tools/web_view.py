@@ -31,7 +31,7 @@ def failures_json(ruleset: Ruleset, failures: list[Failure]) -> list[dict[str, A
     return rows
 
 
-def position_json(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
+def position_json(game: Game, seats: list[str] | None = None, board: str | None = None) -> dict[str, Any]:
     """What every view of a game has: the header, the picture, the players, the standings at the end."""
     state = game.state
     era = game.ruleset.eras[state.era_index].name
@@ -39,7 +39,7 @@ def position_json(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
               f"{era}, round {state.round}: player {game.deciding_seat} to decide, "
               f"{state.actions_left} action(s) left this turn; draw deck {len(state.deck)} card(s)")
     return {"ruleset": game.ruleset.name, "title": game.ruleset.title, "header": header, "over": game.is_over,
-            "board": board_picture(game), "players": players_json(game, seats),
+            "board": board_picture(game) if board is None else board, "players": players_json(game, seats),
             "standings": game.standings() if game.is_over else []}
 
 
@@ -95,7 +95,8 @@ def play_json(key: str, session: PlaySession) -> dict[str, Any]:
     game = session.game
     humans = [n for n, kind in enumerate(session.seats, start=1) if kind == "human"]
     viewer = session.deciding_seat if session.human_to_decide else (humans[0] if humans else None)
-    view = {"kind": "play", "id": key, **position_json(game, session.seats), "seats": session.seats,
+    view = {"kind": "play", "id": key, **position_json(game, session.seats, _session_board(session)),
+            "seats": session.seats,
             "deciding": None if game.is_over else session.deciding_seat, "human_to_decide": session.human_to_decide,
             "viewer": viewer, "hand": hand_json(game, viewer) if viewer else [],
             "mat": mat_json(game, viewer) if viewer else [], "can_back_out": session.action_start is not None,
@@ -103,6 +104,15 @@ def play_json(key: str, session: PlaySession) -> dict[str, Any]:
     view.update(decisions_json(session) if session.human_to_decide else {"prompt": _waiting(session),
                                                                           "decisions": [], "blocked": []})
     return view
+
+
+def _session_board(session: PlaySession) -> str:
+    """The board of the session's game, drawn again only when the state changed: the decisions in
+    the middle of an action (its card, industry, location) change nothing the picture shows."""
+    state = session.game.state_hash()
+    if session.board is None or session.board[0] != state:
+        session.board = (state, board_picture(session.game))
+    return session.board[1]
 
 
 def _waiting(session: PlaySession) -> str:

@@ -8,6 +8,7 @@ const BOARD_ATTRIBUTES = { slot: "slot", tile: "slot", link: "link", location: "
 let options = null;       // GET /api/options
 let current = null;       // the view shown: a game being played or a replay step
 let watching = false;     // all seats are bots and the page lets them play
+let shownBoard = "";      // the SVG text on the page now
 
 // == talking to the server ===========================================================================
 
@@ -217,21 +218,32 @@ function showGame(view) {
   if (watching && !view.over) setTimeout(watchStep, 50);
 }
 
+let boardChoices = [];  // [attribute, key, legal decisions by value] of the decision being made
+
 function markBoard(view) {
-  // The legal values on the board are marked and clickable; the other things of the same kind are
-  // clickable too, so that a click on an impossible one shows why it is refused.
-  const legal = new Map();
-  for (const row of view.decisions) {
-    if (row.board) legal.set(`${row.board.attribute}=${row.board.value}`, row.decision);
-  }
-  for (const key of view.board_keys || []) {
+  // The legal values on the board are outlined and clickable; the other things of the same kind are
+  // clickable too, so that a click on an impossible one shows why it is refused (one listener on
+  // the board finds what was clicked: the picture is replaced only when the position changed).
+  for (const node of $("board").querySelectorAll(".choosable, .clickable")) node.classList.remove("choosable", "clickable");
+  boardChoices = (view.board_keys || []).map((key) => {
     const attribute = BOARD_ATTRIBUTES[key];
+    const legal = new Map(view.decisions.filter((row) => row.board && row.board.key === key)
+      .map((row) => [row.board.value, row.decision]));
     for (const node of $("board").querySelectorAll(`[data-${attribute}]`)) {
-      const value = node.getAttribute(`data-${attribute}`);
-      const decision = legal.get(`${attribute}=${value}`) || { [key]: value };
-      node.classList.add(legal.has(`${attribute}=${value}`) ? "choosable" : "clickable");
-      node.addEventListener("click", (event) => { event.stopPropagation(); decide(decision); });
+      node.classList.add(legal.has(node.getAttribute(`data-${attribute}`)) ? "choosable" : "clickable");
     }
+    return { attribute, key, legal };
+  });
+}
+
+function boardClicked(event) {
+  if (!current || current.kind !== "play") return;
+  for (const { attribute, key, legal } of boardChoices) {
+    const node = event.target.closest(`[data-${attribute}]`);
+    if (!node) continue;
+    const value = node.getAttribute(`data-${attribute}`);
+    decide(legal.get(value) || { [key]: value });
+    return;
   }
 }
 
@@ -246,7 +258,10 @@ function showMat(mat) {
 
 function showPosition(view) {
   $("header").textContent = `${view.title}: ${view.header}`;
-  $("board").innerHTML = view.board;  // the server's SVG: drawn from the ruleset and the state only
+  if (view.board !== shownBoard) {  // the server's SVG, drawn from the ruleset and the state only
+    $("board").innerHTML = view.board;
+    shownBoard = view.board;
+  }
   const head = el("tr", {}, ...["", "seat", "who", "money", "income", "VP", "links left", "hand", "tiles"]
     .map((name) => el("th", { text: name })));
   const rows = view.players.map((p) => el("tr", { "data-seat": p.seat, class: `seat-${p.seat}` },
@@ -340,6 +355,7 @@ function wire() {
   $("prev").addEventListener("click", () => current.step > 0 && showStep(current.step - 1));
   $("next").addEventListener("click", () => current.step < current.steps - 1 && showStep(current.step + 1));
   $("explain").addEventListener("click", () => attempt(explain));
+  $("board").addEventListener("click", boardClicked);
 }
 
 async function explain() {
