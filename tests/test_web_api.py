@@ -98,17 +98,22 @@ def test_an_illegal_decision_is_refused_with_its_rule_and_changes_nothing(client
 
 def test_backing_out_restores_the_game_exactly_as_before_the_action(client: TestClient) -> None:
     view = new(client)
-    before = saved(client, view["id"])
+    before, board = saved(client, view["id"]), view["board"]
     refused(client.post(f"/api/games/{view['id']}/back-out"), 409, "nothing to back out of")
     for _ in range(3):  # Build, a card, an industry
         view = decide_first(client, view)
         assert view["can_back_out"] is True
+        assert view["board"] == board  # nothing on the board changes before the action is taken
     assert view["prompt"].endswith("choose location")
     response = client.post(f"/api/games/{view['id']}/back-out")
     assert response.status_code == 200
     assert response.json()["can_back_out"] is False
     assert response.json()["prompt"] == "player 1: choose an action"
     assert saved(client, view["id"]) == before
+    view = response.json()
+    for _ in range(5):  # Build, card, industry, location, slot: then the bot plays, and the board shows it
+        view = decide_first(client, view)
+    assert view["board"] != board and view["board"].count('class="tile"') == 2
 
 
 def test_actions_that_cannot_be_taken_show_every_reason(client: TestClient) -> None:
