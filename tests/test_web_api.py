@@ -77,8 +77,9 @@ def test_a_new_game_lists_the_engines_decisions_after_the_bots_first_moves(clien
     assert view["prompt"] == "player 1: choose an action"
     assert view["human_to_decide"] is True and view["viewer"] == 1 and view["deciding"] == 1
     assert [card["id"] for card in view["hand"]] == [c.id for c in game.table.player(1).hand]
-    assert view["players"][0] == {"seat": 1, "who": "human", "money": 17, "income_position": 10, "income_level": 0,
-                                  "vp": 0, "links_left": 14, "hand": 8, "spent": 0, "tiles": 0, "to_act": True}
+    assert view["players"][0] == {"seat": 1, "colour": "#d62728", "who": "human", "money": 17, "income_position": 10,
+                                  "income_level": 0, "vp": 0, "links_left": 14, "hand": 8, "spent": 0, "tiles": 0,
+                                  "to_act": True}
     coal = next(row for row in view["mat"] if row["industry"] == "coal")
     assert (coal["left"], coal["level"], coal["cost"], coal["vp"], coal["income"]) == (7, 1, 5, 1, 4)
     assert view["board"].startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg')

@@ -188,7 +188,9 @@ def test_a_refused_click_shows_its_rule_and_backing_out_restores_the_game(browse
     browser.find_element(By.CSS_SELECTOR, "#decisions button.decision").click()  # Build
     settled(browser)
     assert browser.find_element(By.ID, "back-out").is_displayed()
-    browser.find_element(By.CSS_SELECTOR, "#decisions button.decision").click()  # its first card
+    cards = browser.find_elements(By.CSS_SELECTOR, "#hand li.choosable")  # a card is chosen in the hand
+    assert len(cards) == len(browser.find_elements(By.CSS_SELECTOR, "#decisions button.decision")) > 0
+    cards[0].click()
     settled(browser)
     prompt = browser.find_element(By.ID, "prompt").text
     assert prompt.endswith("choose industry")

@@ -12,7 +12,7 @@ from typing import Any
 from interpreter.engine.errors import Failure
 from interpreter.engine.game import Game
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.board_svg import board_svg
+from interpreter.tools.board_svg import board_svg, player_colour
 from interpreter.tools.play import describe_decision, format_entry, prompt_text
 from interpreter.tools.web_session import PlaySession, ReplaySession
 
@@ -61,7 +61,8 @@ def players_json(game: Game, seats: list[str] | None) -> list[dict[str, Any]]:
     on_board = {p.seat: 0 for p in table.players}
     for tile in game.state.tiles.values():
         on_board[tile.owner.seat] += 1
-    return [{"seat": p.seat, "who": seats[p.seat - 1] if seats else "", "money": p.money,
+    return [{"seat": p.seat, "colour": player_colour(p.seat), "who": seats[p.seat - 1] if seats else "",
+             "money": p.money,
              "income_position": p.income_position, "income_level": table.income_level(p), "vp": p.vp,
              "links_left": p.links_left, "hand": len(p.hand), "spent": p.spent, "tiles": on_board[p.seat],
              "to_act": not game.is_over and p.seat == game.deciding_seat} for p in table.players]

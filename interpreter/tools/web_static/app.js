@@ -213,12 +213,24 @@ function showGame(view) {
   fill("blocked", view.blocked.map((row) => el("div", { class: "blocked", "data-action": row.action },
     el("strong", { text: row.name }), failureList(row.failures))));
   $("viewer").textContent = view.viewer ? `(player ${view.viewer})` : "(no person plays)";
-  fill("hand", view.hand.map((card) => el("li", { "data-card": card.id, text: `${card.name} (${card.kind.replace("_", " ")})` })));
+  fill("hand", view.hand.map((card) => handCard(view, card)));
   showMat(view.mat);
   if (watching && !view.over) setTimeout(watchStep, 50);
 }
 
 let boardChoices = [];  // [attribute, key, legal decisions by value] of the decision being made
+
+function handCard(view, card) {
+  // a card of the hand is clicked to choose it when the decision is a card (of any name: card, second_card …)
+  const row = view.decisions.find((r) => Object.keys(r.decision).length === 1 &&
+    Object.keys(r.decision)[0].endsWith("card") && Object.values(r.decision)[0] === card.id);
+  const item = el("li", { "data-card": card.id, text: `${card.name} (${card.kind.replace("_", " ")})` });
+  if (row) {
+    item.classList.add("choosable");
+    item.addEventListener("click", () => decide(row.decision));
+  }
+  return item;
+}
 
 function markBoard(view) {
   // The legal values on the board are outlined and clickable; the other things of the same kind are
@@ -264,9 +276,10 @@ function showPosition(view) {
   }
   const head = el("tr", {}, ...["", "seat", "who", "money", "income", "VP", "links left", "hand", "tiles"]
     .map((name) => el("th", { text: name })));
-  const rows = view.players.map((p) => el("tr", { "data-seat": p.seat, class: `seat-${p.seat}` },
+  const rows = view.players.map((p) => el("tr", { "data-seat": p.seat },
     ...[p.to_act ? "▶" : "", p.seat, p.who, `£${p.money}`, `${p.income_position} (${p.income_level >= 0 ? "+" : ""}${p.income_level})`,
       p.vp, p.links_left, p.hand, p.tiles].map((value) => el("td", { text: value }))));
+  rows.forEach((row, n) => { row.children[1].style.background = view.players[n].colour; row.children[1].className = "seat"; });
   fill("players-table", [head, ...rows]);
   $("over").hidden = !view.over;
   if (view.over) {
