@@ -295,3 +295,16 @@ def test_options_list_rulesets_seats_and_files(client: TestClient) -> None:
     if TRACE.is_file():
         assert str(TRACE) in options["files"]["traces"]
     assert json.loads(json.dumps(options)) == options
+
+
+def test_serve_on_a_port_in_use_says_so(run: Any) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, out, err = run("serve", "--port", str(port), "--traces", "--scenarios")
+    assert status == 1
+    assert out == f"brass serve: http://127.0.0.1:{port}/ (Ctrl-C stops); traces from nowhere; scenarios from nowhere\n"
+    assert err.endswith(f"error: the server could not start on 127.0.0.1:{port} (is the port in use?)\n")
