@@ -41,7 +41,7 @@ from interpreter.tools.web_view import failures_json, play_json, replay_json
 
 STATIC = Path(__file__).with_name("web_static")
 MAX_BODY_BYTES = 4_000_000  # a save of a whole 4-player game is under 100 kB
-MAX_GAMES, MAX_REPLAYS = 50, 20
+MAX_GAMES, MAX_REPLAYS = 50, 10  # a replay of a 4-player trace keeps ≈ 12 MB of positions
 
 
 class WebApp:

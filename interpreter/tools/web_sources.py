@@ -20,10 +20,12 @@ from interpreter.ruleset.errors import BrassError, RulesetError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots import BOTS
-from interpreter.tools.guards import ENGINE_SLIPS, move_problem, slip_text
-from interpreter.tools.play import HUMAN, format_entry, parse_saved
+from interpreter.tools.guards import ENGINE_SLIPS, move_problem, parse_json, slip_text
+from interpreter.tools.play import HUMAN, parse_saved
+from interpreter.tools.scenario import Scenario, load_setup
 from interpreter.tools.web_session import PlaySession, ReplaySession, ReplayStep, WebError
 
+MAX_UPLOAD_CHARS = 4_000_000  # as much as a request may carry (web_api.MAX_BODY_BYTES)
 MAX_LISTED_FILES = 500  # a folder of thousands of files would make the page's lists useless anyway
 SEAT_KINDS = (HUMAN, *BOTS)
 
@@ -121,37 +123,26 @@ def loaded_game(body: dict[str, Any]) -> PlaySession:
 
 def _saved_game(body: dict[str, Any]) -> Game:
     """The game of an uploaded save (`Game.to_json` text), with the built-in ruleset it names."""
-    text = text_field(body, "save", limit=10_000_000)
-    name = _saved_ruleset_name(text)
+    text = text_field(body, "save", limit=MAX_UPLOAD_CHARS)
     try:
-        return parse_saved(ruleset_field({"ruleset": name}), text, "the uploaded game")
+        data = parse_json(text, "the uploaded game", GameFileError)
+        name = data.get("ruleset") if isinstance(data, dict) else None
+        ruleset = ruleset_field({"ruleset": name if isinstance(name, str) and name else DEFAULT_RULESET})
+        return parse_saved(ruleset, text, "the uploaded game")
     except GameFileError as error:
         raise WebError(422, str(error)) from None
 
 
-def _saved_ruleset_name(text: str) -> str:
-    import json
-
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise WebError(422, "the uploaded game is not JSON (a save is the file `Save` downloads)") from None
-    name = data.get("ruleset") if isinstance(data, dict) else None
-    return name if isinstance(name, str) and name else DEFAULT_RULESET
-
-
 def scenario_game(body: dict[str, Any], folders: Folders) -> PlaySession:
     """A game at a scenario (or setup) file's position: a file below the scenario folders, or uploaded text."""
-    from interpreter.tools.scenario import load_setup
-
     if "text" in body:
-        text = text_field(body, "text", limit=1_000_000)
+        text = text_field(body, "text", limit=MAX_UPLOAD_CHARS)
         with tempfile.TemporaryDirectory(prefix="brass-web-") as folder:
             path = Path(folder, _upload_name(body.get("name")))
             path.write_text(text, encoding="utf-8")
-            setup = _setup(load_setup, path)
+            setup = _setup(path)
     else:
-        setup = _setup(load_setup, folders.scenario(body.get("path")))
+        setup = _setup(folders.scenario(body.get("path")))
     if "seed" in body:
         setup.seed = int_field(body, "seed", 0, 0, 2**63 - 1)
     try:
@@ -168,9 +159,9 @@ def _upload_name(name: Any) -> str:
     return kept if kept.strip(".") else "uploaded.yaml"
 
 
-def _setup(load: Any, path: Path) -> Any:
+def _setup(path: Path) -> Scenario:
     try:
-        return load(path)
+        return load_setup(path)
     except RulesetError as error:
         raise WebError(422, _diagnostics(error)) from None
     except BrassError as error:
@@ -254,7 +245,3 @@ def _moves_text(moves: list[dict[str, Any]]) -> str:
     """The decisions of one action in a line: `build card=leek#1 industry=coal …`."""
     parts = [" ".join(str(v) if k == "action" else f"{k}={v}" for k, v in move.items()) for move in moves]
     return ", ".join(parts) or "(no decision)"
-
-
-def log_lines(entries: list[dict[str, Any]]) -> list[str]:
-    return [format_entry(entry) for entry in entries]
