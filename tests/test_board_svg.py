@@ -60,6 +60,8 @@ def test_the_start_of_a_4_player_game_has_every_location_slot_link_and_merchant_
     assert (link["data-ends"], link["data-canal"], link["data-rail"]) == ("kidderminster worcester farm_south",
                                                                         "true", "true")
     assert "data-owner" not in link
+    assert ids["link-L02"].attrib["data-this-era"] == "false"  # rail only, in the Canal Era
+    assert ids["link-L02"].attrib["opacity"] == "0.4"
     assert ids["loc-farm_north"].attrib["data-kind"] == "farm_brewery"
 
 
@@ -124,7 +126,7 @@ def test_a_built_link_a_producers_cubes_and_a_flipped_tile(birmingham) -> None:
     assert flipped.attrib["data-flipped"] == "true"
     assert [text_of(e) for e in flipped.iter() if e.attrib.get("class") == "flipped"] == ["✓ 3 VP"]
     link = ids["link-L04"]
-    assert link.attrib["data-owner"] == "2"
+    assert (link.attrib["data-owner"], link.attrib["data-built"]) == ("2", "canal")
     assert player_colour(2) in [line.attrib["stroke"] for line in link.iter(f"{SVG}line")]
     assert text_of(ids["player-1-money"]) == "£50"
 
@@ -141,12 +143,12 @@ def test_text_from_the_ruleset_is_escaped(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "ruleset.yaml").write_text(
         'name: odd\ntitle: "Brass <&> \\"quoted\\""\nversion: "1"\nextends: birmingham\n'
-        'locations:\n  leek: {name: "Leek & <Sons>"}\n', encoding="utf-8")
+        'locations:\n  leek: {name: "Leek\\x01 & <Sons>"}\n', encoding="utf-8")  # \x01: not allowed in XML
     ruleset = load_ruleset(str(folder))
     root = parse(draw(Game.new(ruleset, 2, seed=0)))
     location = by_id(root)["loc-leek"]
     assert text_of(location.find(f"{SVG}title")) == "Leek & <Sons>"
-    assert text_of(root.find(f"{SVG}title")) == 'Brass <&> "quoted": the board'
+    assert text_of(root.find(f"{SVG}title")) == 'Brass <&> "quoted"'
 
 
 def test_no_python_string_names_a_location_or_industry_of_birmingham(birmingham) -> None:
@@ -306,6 +308,24 @@ def test_brass_board_draws_a_real_game_after_n_steps(run) -> None:
     assert len(of_class(parse(out), "tile")) == sum(tiles.values()) > 0
     status, out, err = run("board", "--trace", str(path), "--step", "0", "--svg", "-")
     assert status == 0 and of_class(parse(out), "tile") == []
+
+
+@pytest.mark.skipif(not REAL_GAMES.is_dir(), reason="the real games are in ../shared/real-games")
+def test_the_end_of_a_real_game_shows_the_recorded_scores_and_places(run) -> None:
+    path = REAL_GAMES / "anon-4p2-human-vs-jsb-v20260910-0908.trace.json"
+    final = json.loads(path.read_text(encoding="utf-8"))["scores"]["finalVP"]
+    status, out, err = run("board", "--trace", str(path), "--svg", "-")
+    assert status == 0, err
+    root = parse(out)
+    ids = by_id(root)
+    assert final == [154, 124, 110, 112]
+    assert [text_of(ids[f"player-{seat}-vp"]) for seat in (1, 2, 3, 4)] == ["154", "124", "110", "112"]
+    assert [text_of(ids[f"player-{seat}-name"]) for seat in (1, 2, 3, 4)] == [
+        "Player 1: place 1", "Player 2: place 2", "Player 3: place 4", "Player 4: place 3"]
+    assert text_of(ids["to-play"]) == "The game is over"
+    # the links are scored and removed at the end of the last era; the tiles stay
+    assert [e for e in of_class(root, "link") if "data-owner" in e.attrib] == []
+    assert len(of_class(root, "tile")) > 20
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -65,8 +65,7 @@ def _player_block(panel: ET.Element, game: BoardSource, player: Player, palette:
     element(group, "rect", x=0, y=top, width=PANEL_WIDTH, height=74.0, rx=4.0, fill="#fffaf0", stroke=colour,
             stroke_width=2.0)
     element(group, "rect", x=0, y=top, width=PANEL_WIDTH, height=LINE, rx=4.0, fill=colour)
-    acting = not game.is_over and table.me.seat == seat
-    element(group, "text", f"{palette.player_name(seat).capitalize()}{'  ◀ to play' if acting else ''}",
+    element(group, "text", f"{palette.player_name(seat).capitalize()}{_standing(game, seat)}", id=f"player-{seat}-name",
             x=6, y=top + 12, font_size=11.0, font_weight="bold", fill=ink_on(colour))
     level = table.income_level(player)
     figures = (("money", "money", f"£{player.money}", 60),
@@ -81,6 +80,14 @@ def _player_block(panel: ET.Element, game: BoardSource, player: Player, palette:
         left += width
     _mat_chips(group, game, player, palette, top + 50)
     return top + 82
+
+
+def _standing(game: BoardSource, seat: int) -> str:
+    """After a player's name: a marker on the one to play, or the final place once the game is over."""
+    if not game.is_over:
+        return "  ◀ to play" if game.table.me.seat == seat else ""
+    place = next(row["place"] for row in game.table.standings() if row["seat"] == seat)
+    return f": place {place}"
 
 
 def _mat_chips(group: ET.Element, game: BoardSource, player: Player, palette: Palette, top: float) -> None:
@@ -140,6 +147,8 @@ def _legend(panel: ET.Element, top: float) -> float:
             element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=colour, stroke_dasharray="6 5" if dashed else None,
                     stroke_width=1.5 if dashed and len(colours) > 1 else 3.0)
         element(group, "text", label, x=38, y=y + 4, font_size=10.0)
-    element(group, "text", "a built link or tile has its owner's colour; ✓ a flipped tile and its VP",
-            x=0, y=top + 3 * LINE + 10, font_size=9.5, fill="#444444")
-    return top + 4 * LINE + 6
+    notes = ("a line faded: no link of this era can be built on it",
+             "built links and tiles: their owner's colour (a rail link with sleepers)", "✓ a flipped tile and its VP")
+    for n, note in enumerate(notes):
+        element(group, "text", note, x=0, y=top + (3 + n) * LINE + 8, font_size=9.5, fill="#444444")
+    return top + (3 + len(notes)) * LINE + 6

@@ -18,7 +18,8 @@ Every element a program may want to find or click carries an id and `data-` attr
 * an industry slot: `slot-<location>-<index>`; `data-slot` (the engine's slot id), `data-industries`;
 * a tile on a slot: `tile-<location>-<index>`; `data-owner` (the seat), `data-industry`, `data-level`,
   `data-flipped`, `data-cubes`;
-* a link line: `link-<link>`; `data-link`, `data-ends`, `data-canal`, `data-rail`, `data-owner` (once built);
+* a link line: `link-<link>`; `data-link`, `data-ends`, `data-canal`, `data-rail`, `data-this-era` (a link
+  of the current era's kind fits it), and once built `data-owner` and `data-built` (`canal` or `rail`);
 * a merchant space: `merchant-<location>-<index>`; `data-space`, `data-tile`, `data-buys`, `data-beer`,
   `data-in-play` (false for a space not used at this player count);
 * a player's figures: `player-<seat>-money`, `-income` (its `data-space`: the track space), `-vp`,
@@ -27,7 +28,8 @@ Every element a program may want to find or click carries an id and `data-` attr
   (`data-price`, `data-filled`); the era `era`, whose turn `to-play`, the turn order `turn-order`, the
   draw deck `deck`.
 
-The output depends only on the position: the same position gives the same bytes.
+The output depends only on the position: the same position gives the same bytes. It has no XML
+declaration, so a web page can put it inline as it is; as a file it is a complete SVG document.
 """
 
 from __future__ import annotations
@@ -89,7 +91,7 @@ def board_svg(game: BoardSource) -> str:
     root = element(None, "svg", xmlns=SVG_NAMESPACE, width=width, height=height,
                    viewBox=f"0 0 {number(width)} {number(height)}", font_family=FONT,
                    data_ruleset=ruleset.name)
-    element(root, "title", f"{ruleset.title}: the board")
+    element(root, "title", ruleset.title)
     element(root, "rect", class_="background", x=0, y=0, width=width, height=height, fill="#f4efe4")
     links = element(root, "g", id="links")
     for link in ruleset.links.values():
@@ -147,28 +149,39 @@ def _spaces_drawn(ruleset: Ruleset, location: Location) -> int:
 
 def _draw_link(parent: ET.Element, link: Link, boxes: dict[str, _Box], table: Table, palette: Palette) -> None:
     owner = table.state.links.get(link.id)
+    # Every link is removed at the end of an era, so a built link is of the current era's kind.
+    era_kind = table.ruleset.eras[table.state.era_index].link_kind
+    built_kind = era_kind if owner is not None else None
+    this_era = {"canal": link.canal, "rail": link.rail}.get(era_kind, True)
     ends = [(boxes[e].x, boxes[e].y) for e in link.ends if e in boxes]
     group = element(parent, "g", id=f"link-{link.id}", class_="link", data_link=link.id,
                     data_ends=" ".join(link.ends), data_canal=link.canal, data_rail=link.rail,
-                    data_owner=owner)
+                    data_this_era=this_era, data_owner=owner, data_built=built_kind,
+                    opacity=0.4 if not this_era and owner is None else None)  # faded: no link of this era fits
     kinds = " and ".join(k for k, ok in (("canal", link.canal), ("rail", link.rail)) if ok)
     names = " – ".join(table.ruleset.locations[e].name for e in link.ends)
-    built = f", built by {palette.player_name(owner)}" if owner is not None else ""
+    built = f", a {built_kind} link of {palette.player_name(owner)}" if owner is not None else ""
     element(group, "title", f"{link.id}: {names} ({kinds}){built}")
     hub = (sum(x for x, _ in ends) / len(ends), sum(y for _, y in ends) / len(ends))
     segments = [(ends[0], ends[1])] if len(ends) == 2 else [(hub, end) for end in ends]
     for start, end in segments:
-        _segment(group, start, end, link, owner, palette)
+        _segment(group, start, end, link, owner, built_kind, palette)
     if len(ends) > 2:
         element(group, "circle", cx=hub[0], cy=hub[1], r=6.0,
                 fill=palette.seat(owner) if owner is not None else LINK_BED, stroke="#000000")
 
 
-def _segment(group: ET.Element, start: Point, end: Point, link: Link, owner: int | None, palette: Palette) -> None:
+def _segment(group: ET.Element, start: Point, end: Point, link: Link, owner: int | None, built_kind: str | None,
+             palette: Palette) -> None:
+    """An unbuilt line shows what may be built on it; a built one its owner's colour, with the
+    sleepers of a railway when it is a rail link."""
     line: dict[str, Any] = {"x1": start[0], "y1": start[1], "x2": end[0], "y2": end[1]}
     if owner is not None:
         element(group, "line", **line, stroke="#000000", stroke_width=11.0, stroke_linecap="round")
         element(group, "line", **line, stroke=palette.seat(owner), stroke_width=8.0, stroke_linecap="round")
+        if built_kind == "rail":
+            element(group, "line", **line, stroke="#000000", stroke_width=8.0, stroke_dasharray="2 8",
+                    stroke_opacity=0.6)
         return
     element(group, "line", **line, stroke=LINK_BED, stroke_width=9.0)
     if link.canal:

@@ -72,5 +72,7 @@ def roman(level: int) -> str:
 
 
 def serialise(root: ET.Element) -> str:
-    """The document as text, with its XML declaration."""
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    """The document as text. No XML declaration: UTF-8 needs none in a file, and without one the
+    same text can be put inside an HTML page as it is."""
+    ET.indent(root, space=" ")  # one element a line: readable, and a change shows as a small diff
+    return ET.tostring(root, encoding="unicode") + "\n"
