@@ -193,23 +193,24 @@ def test_a_refused_click_shows_its_rule_and_backing_out_restores_the_game(browse
     cards[0].click()
     settled(browser)
     prompt = browser.find_element(By.ID, "prompt").text
-    assert prompt.endswith("choose industry")
+    assert prompt == "Build: industry"
     browser.execute_script("decide({industry: 'no-such-industry'})")
     settled(browser)
     refusal = browser.find_element(By.ID, "refusal")
     assert refusal.is_displayed() and "R-" in refusal.text
     browser.find_element(By.CSS_SELECTOR, "#decisions button.decision").click()  # its first industry
     settled(browser)
-    assert browser.find_element(By.ID, "prompt").text.endswith("choose location")
+    assert browser.find_element(By.ID, "prompt").text == "Build: location"
     # the location is chosen on the board itself: the legal ones are outlined there
-    legal = [b.get_attribute("title") for b in browser.find_elements(By.CSS_SELECTOR, "#decisions button.decision")]
+    legal = [b.get_attribute("data-decision")
+             for b in browser.find_elements(By.CSS_SELECTOR, "#decisions button.decision")]
     marked = browser.find_elements(By.CSS_SELECTOR, "#board .choosable[data-location]")
     assert sorted(json.dumps({"location": m.get_attribute("data-location")}) for m in marked) == \
         sorted(json.dumps(json.loads(title)) for title in legal)
     marked[0].click()
     settled(browser)
     assert page_error(browser) == ""
-    assert browser.find_element(By.ID, "prompt").text.endswith("choose slot")
+    assert browser.find_element(By.ID, "prompt").text == "Build: slot"
     assert browser.find_elements(By.CSS_SELECTOR, "#board .choosable[data-slot]")
     browser.find_element(By.ID, "back-out").click()
     settled(browser)

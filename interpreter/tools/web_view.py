@@ -134,24 +134,14 @@ def decisions_json(session: PlaySession) -> dict[str, Any]:
                 row["board"] = {"attribute": BOARD_KEYS[name], "key": name, "value": value}
             elif name == "answer" and value in slots:  # a question about a tile (unpaid income …)
                 row["board"] = {"attribute": "slot", "key": name, "value": value}
-                row["label"] = f"answer: {_slot_words(game, value)}"
+            if name == "action" and value in game.ruleset.actions:
+                row["help"] = game.ruleset.actions[value].doc
         decisions.append(row)
     blocked = [{"action": action, "name": game.ruleset.actions[action].name,
                 "failures": failures_json(game.ruleset, failures)}
                for action, failures in session.blocked_actions()]
     return {"prompt": prompt_text(game), "decisions": decisions, "blocked": blocked,
             "board_keys": sorted({d["board"]["key"] for d in decisions if "board" in d})}
-
-
-def _slot_words(game: Game, slot_id: str) -> str:
-    """A slot as a player reads it: the tile on it (industry, level, owner) and where it is."""
-    slot = next(s for s in game.ruleset.slots if s.id == slot_id)
-    where = f"{game.ruleset.locations[slot.location].name} ({slot_id})"
-    tile = game.state.tiles.get(slot_id)
-    if tile is None:
-        return f"the free slot at {where}"
-    industry = game.ruleset.industries[tile.spec.industry].name
-    return f"{industry} level {tile.spec.level} of player {tile.owner.seat} at {where}"
 
 
 def replay_json(key: str, replay: ReplaySession, index: int) -> dict[str, Any]:

@@ -202,7 +202,8 @@ function showGame(view) {
   showPosition(view);
   $("prompt").textContent = view.prompt;
   fill("decisions", view.decisions.map((row, index) => el("button", {
-    class: "decision", "data-index": index, text: row.label, title: JSON.stringify(row.decision),
+    class: "decision", "data-index": index, text: row.label, title: row.help || JSON.stringify(row.decision),
+    "data-decision": JSON.stringify(row.decision),
     onclick: () => decide(row.decision),
   })));
   markBoard(view);
