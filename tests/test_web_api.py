@@ -308,3 +308,15 @@ def test_serve_on_a_port_in_use_says_so(run: Any) -> None:
     assert status == 1
     assert out == f"brass serve: http://127.0.0.1:{port}/ (Ctrl-C stops); traces from nowhere; scenarios from nowhere\n"
     assert err.endswith(f"error: the server could not start on 127.0.0.1:{port} (is the port in use?)\n")
+
+
+def test_a_shortfall_question_at_the_rounds_end_lists_its_tiles_on_the_board(client: TestClient) -> None:
+    view = new(client, seed=5, seats=["human", "human"])  # two people: the first decision each time
+    while "unpaid income" not in view["prompt"]:
+        view = decide_first(client, view)
+    assert view["moves"] == 44
+    assert view["prompt"] == "player 1: Remove a tile to raise £2 of unpaid income"
+    answers = [row for row in view["decisions"] if "answer" in row["decision"]]
+    assert answers and all(row["board"]["attribute"] == "slot" for row in answers)
+    assert answers[0]["board"]["value"] == answers[0]["decision"]["answer"]
+    assert view["board"].startswith("<svg")
