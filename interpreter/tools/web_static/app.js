@@ -147,6 +147,7 @@ function shortName(path) {
 
 async function startGame(url, body) {
   watching = false;
+  $("watch").textContent = "Let the bots play";
   showGame(await api("POST", url, body));
 }
 
@@ -213,7 +214,8 @@ function showGame(view) {
   $("blocked-count").textContent = view.blocked.length;
   fill("blocked", view.blocked.map((row) => el("div", { class: "blocked", "data-action": row.action },
     el("strong", { text: row.name }), failureList(row.failures))));
-  $("viewer").textContent = view.viewer ? `(player ${view.viewer})` : "(no person plays)";
+  $("viewer").textContent = view.viewer ? `(player ${view.viewer})` : "";
+  $("person").hidden = !view.viewer;
   fill("hand", view.hand.map((card) => handCard(view, card)));
   showMat(view.mat);
   if (watching && !view.over) setTimeout(watchStep, 50);
@@ -364,7 +366,11 @@ function wire() {
     $("refusal").hidden = true;
     showGame(await api("POST", `/api/games/${current.id}/back-out`, {}));
   }));
-  $("watch").addEventListener("click", () => { watching = !watching; if (watching) watchStep(); });
+  $("watch").addEventListener("click", () => {
+    watching = !watching;
+    $("watch").textContent = watching ? "Pause the bots" : "Let the bots play";
+    if (watching) watchStep();
+  });
   $("slider").addEventListener("input", () => showStep(Number($("slider").value)));
   $("prev").addEventListener("click", () => current.step > 0 && showStep(current.step - 1));
   $("next").addEventListener("click", () => current.step < current.steps - 1 && showStep(current.step + 1));
