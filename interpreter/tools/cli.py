@@ -26,6 +26,8 @@
                                    and the scenarios that verify it (an ID prefix such as R-LINK lists several)
     brass board [RULESET] [--players N --seed S | --from SETUP | --load SAVE | --trace FILE [--step N]]
                 --svg FILE [--png FILE]  a picture of a position (docs/board.md)
+    brass serve [--port P] [--host H] [--traces DIR...] [--scenarios DIR...]
+                                   a local web app: play, replay games and traces, scenarios (docs/web.md)
     brass verify PATH... [--rule ID]... [--coverage] [--json] [--check]
                                    run scenario files (folders: every *.yaml below); print failures,
                                    rule coverage and "N passed, M failed"
@@ -51,6 +53,7 @@ from typing import Any
 from interpreter.ruleset.errors import BrassError, RulesetError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools import web_app
 from interpreter.tools.board_command import add_commands as board_commands
 from interpreter.tools.cli_designer import add_commands as add_designer_commands
 from interpreter.tools.cli_designer import strict_findings
@@ -244,6 +247,7 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true",
                         help="print the results and the coverage as JSON (for other tools); same exit status")
     verify.set_defaults(run=run_verify)
+    web_app.add_commands(commands)  # brass serve
     board_commands(commands)
     return parser
 

@@ -138,15 +138,17 @@ def _dict_diff(theirs: dict[str, Any], ours: dict[str, Any]) -> tuple[dict[str, 
 
 
 def replay_trace(ruleset: Ruleset, trace: dict[str, Any], name: str = "trace",
-                 progress: Callable[[str], None] | None = None) -> ReplayResult:
+                 progress: Callable[[str], None] | None = None,
+                 on_step: Callable[[dict[str, Any], Game], None] | None = None) -> ReplayResult:
     """Apply every recorded action through `Game.apply` and compare after every step; stop at the first difference.
+    `on_step(step, game)` is called after each step that matched (the web replay keeps a copy of each position).
 
     A trace whose shape is wrong, or whose values do not fit together (a player, slot or link
     index the trace does not have), is a TraceError naming the step."""
     check_trace_shape(trace, name)
     at = _Place()
     try:
-        return _replay(ruleset, trace, name, progress, at)
+        return _replay(ruleset, trace, name, progress, at, on_step)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
         raise TraceError(f"{name}: the trace does not fit together {at}: {_what_is_wrong(error)}") from None
 
@@ -197,7 +199,7 @@ def _what_is_wrong(error: Exception) -> str:
 
 
 def _replay(ruleset: Ruleset, trace: dict[str, Any], name: str, progress: Callable[[str], None] | None,
-            at: _Place) -> ReplayResult:
+            at: _Place, on_step: Callable[[dict[str, Any], Game], None] | None = None) -> ReplayResult:
     mapping = TraceMapping(ruleset, trace)
     game = game_from_trace_setup(ruleset, trace, mapping)
     board = _TraceBoard(trace, mapping)
@@ -331,6 +333,8 @@ def _replay(ruleset: Ruleset, trace: dict[str, Any], name: str, progress: Callab
             if want != have:
                 return differ(seq, f"hand of player {player.seat}", want, have, action, log)
         result.steps += 1
+        if on_step is not None:
+            on_step(step, game)
     if not game.is_over:
         return differ(steps[-1]["seq"] if steps else -1, "game end", "game over", "our game goes on")
     scores = trace.get("scores", {})
