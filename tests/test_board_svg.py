@@ -144,6 +144,19 @@ def test_the_same_position_gives_the_same_bytes_and_a_seats_view_draws_the_same_
     assert draw(game.view(1)) == first == draw(game.view(3))
 
 
+def test_a_question_at_the_rounds_end_marks_the_player_who_must_answer(birmingham) -> None:
+    """At the end of round 2 of seed 5 (2 players), player 1 cannot pay £2 of income and must choose a
+    tile to remove (R-SHORT-02); no turn is under way then, so the panel names who is deciding."""
+    game = Game.new(birmingham, 2, seed=5)
+    for _ in range(44):
+        game.apply(game.legal_actions()[0])
+    assert game.question is not None and game.question["rule"] == "R-SHORT-02"
+    root = ET.fromstring(draw(game))
+    to_play = next(e for e in root.iter() if e.get("id") == "to-play")
+    assert to_play.get("data-seat") == "1"
+    assert "".join(to_play.itertext()).startswith("Player 1 to play")
+
+
 def test_text_from_the_ruleset_is_escaped(tmp_path: Path) -> None:
     folder = tmp_path / "odd"
     folder.mkdir()

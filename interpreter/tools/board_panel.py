@@ -38,10 +38,10 @@ def draw_panel(parent: ET.Element, game: BoardSource, palette: Palette, x: float
     if game.is_over:
         to_play = "The game is over"
     else:
-        to_play = f"{palette.player_name(table.me.seat).capitalize()} to play, " \
+        to_play = f"{palette.player_name(game.deciding_seat).capitalize()} to play, " \
                   f"{state.actions_left} action{'s' if state.actions_left != 1 else ''} left"
     element(panel, "text", to_play, id="to-play", x=0, y=below + 3 * LINE + 4, font_size=12.0,
-            data_seat=None if game.is_over else table.me.seat)
+            data_seat=None if game.is_over else game.deciding_seat)
     top = _turn_order(panel, state.turn_order, palette, below + 4 * LINE + 12)
     for player in state.players:
         top = _player_block(panel, game, player, palette, top)
@@ -92,7 +92,7 @@ def _player_block(panel: ET.Element, game: BoardSource, player: Player, palette:
 def _standing(game: BoardSource, seat: int) -> str:
     """After a player's name: a marker on the one to play, or the final place once the game is over."""
     if not game.is_over:
-        return "  ◀ to play" if game.table.me.seat == seat else ""
+        return "  ◀ to play" if game.deciding_seat == seat else ""
     place = next(row["place"] for row in game.table.standings() if row["seat"] == seat)
     return f": place {place}"
 
