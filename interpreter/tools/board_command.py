@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from interpreter.ruleset.errors import BrassError
-from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset, resolve_ruleset_path
+from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
 
 if TYPE_CHECKING:  # the engine and the picture are imported when the command runs, not with `brass`
@@ -98,7 +98,9 @@ def _check_arguments(args: argparse.Namespace) -> None:
 def position(args: argparse.Namespace) -> Game:
     """The game whose position the arguments name."""
     if args.setup:
-        return _from_setup(args.setup, args.ruleset, args.players, args.seed)
+        from interpreter.tools.scenario import game_from_setup_file
+
+        return game_from_setup_file(args.setup, args.ruleset, args.players, args.seed)
     if args.load:
         return _from_save(args.load, args.ruleset)
     if args.trace:
@@ -115,23 +117,6 @@ def position(args: argparse.Namespace) -> Game:
 
 def _default_players(ruleset: Ruleset) -> int:
     return DEFAULT_PLAYERS if DEFAULT_PLAYERS in ruleset.players else max(ruleset.players)
-
-
-def _from_setup(path: str, ruleset_name: str | None, players: int | None, seed: int | None) -> Game:
-    """As `brass play --from`: the file's ruleset (one named on the command line must be the same),
-    its players (a --players that differs is an error) and its position; --seed replaces its seed."""
-    from interpreter.tools.scenario import load_setup
-
-    named = load_ruleset(ruleset_name) if ruleset_name is not None else None
-    default = str(resolve_ruleset_path(ruleset_name)) if ruleset_name is not None else DEFAULT_RULESET
-    setup = load_setup(path, default_ruleset=default)
-    if named is not None and setup.ruleset is not named:
-        raise BrassError(f"{path} is a position of ruleset {setup.ruleset.name!r}, not {named.name!r}")
-    if players is not None and players != setup.players:
-        raise BrassError(f"{path} is a {setup.players}-player position, not {players}")
-    if seed is not None:
-        setup.seed = seed
-    return setup.start()
 
 
 def _from_save(path: str, ruleset_name: str | None) -> Game:

@@ -440,33 +440,11 @@ def run_play(args: argparse.Namespace) -> int:
                     stdin_reader(sys.stdin))
     if args.load:
         raise BrassError("--from starts a new game from a position and --load resumes a saved one: give only one")
-    game = _game_from_setup_file(args.setup, args.ruleset, args.players, args.seed)
+    from interpreter.tools.scenario import game_from_setup_file
+
+    game = game_from_setup_file(args.setup, args.ruleset, args.players, args.seed)
     return play(game.ruleset, len(game.table.players), game.seed, args.seats, None, args.save, Console(),
                 stdin_reader(sys.stdin), start=game)
-
-
-def _game_from_setup_file(path: str, ruleset: str | None, players: int | None = None,
-                          seed: int | None = None) -> Any:
-    """The game started from a setup (or scenario) file: the file's ruleset (or `ruleset`, the
-    command line's), its players and position; a `players` or `ruleset` that contradicts the file
-    is an error, a `seed` replaces the file's."""
-    from interpreter.ruleset.loader import resolve_ruleset_path
-    from interpreter.tools.scenario import load_setup
-
-    named = None
-    if ruleset is not None:
-        named = load_ruleset(ruleset)  # its errors are reported as for any command
-        default = str(resolve_ruleset_path(ruleset))
-    else:
-        default = DEFAULT_RULESET
-    setup = load_setup(path, default_ruleset=default)  # a ScenarioError is printed located, like a ruleset's
-    if named is not None and setup.ruleset is not named:
-        raise BrassError(f"{path} is a position of ruleset {setup.ruleset.name!r}, not {named.name!r}")
-    if players is not None and players != setup.players:
-        raise BrassError(f"{path} is a {setup.players}-player position, not {players}")
-    if seed is not None:
-        setup.seed = seed
-    return setup.start()  # an impossible position is reported at its line
 
 
 def run_diff(args: argparse.Namespace) -> int:
@@ -521,9 +499,9 @@ def run_explain(args: argparse.Namespace) -> int:
     """Exit 0 when the action is legal (and print what it does), 1 with every reason when not."""
     from interpreter.engine.game import IllegalAction
     from interpreter.tools.play import failure_lines, format_entry
-    from interpreter.tools.scenario import with_card_ids
+    from interpreter.tools.scenario import game_from_setup_file, with_card_ids
 
-    game = _game_from_setup_file(args.setup, args.ruleset)
+    game = game_from_setup_file(args.setup, args.ruleset)
     action = _action_argument(args.action)
     seat = game.deciding_seat
     move = with_card_ids(game, game.table.player(seat), action)

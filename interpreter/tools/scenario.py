@@ -25,8 +25,8 @@ from brass_dsl.source import SourcePos
 from interpreter.engine.game import Game, IllegalAction
 from interpreter.engine.given import GivenError
 from interpreter.engine.state import Card, MerchantSpace, PlacedTile, Player
-from interpreter.ruleset.errors import Diagnostic, RulesetError, sorted_diagnostics
-from interpreter.ruleset.loader import load_ruleset, resolve_ruleset_path
+from interpreter.ruleset.errors import BrassError, Diagnostic, RulesetError, sorted_diagnostics
+from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset, resolve_ruleset_path
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document, kind_name, load_yaml_file
 from interpreter.tools.guards import ENGINE_SLIPS, slip_text
@@ -142,6 +142,24 @@ def load_scenario(path: Path | str, display: str | None = None) -> Scenario:
     except RulesetError as error:
         raise ScenarioError(error.diagnostics) from None
     return _Loader(path, display, doc).load()
+
+
+def game_from_setup_file(path: str, ruleset: str | None, players: int | None = None,
+                         seed: int | None = None) -> Game:
+    """The game started from a setup (or scenario) file, as `brass play --from` and `brass board
+    --from` take it: the file's ruleset (or `ruleset`, the command line's), its players and
+    position; a `players` or `ruleset` that contradicts the file is an error, a `seed` replaces
+    the file's."""
+    named = load_ruleset(ruleset) if ruleset is not None else None  # its errors are reported as any command's
+    default = str(resolve_ruleset_path(ruleset)) if ruleset is not None else DEFAULT_RULESET
+    setup = load_setup(path, default_ruleset=default)  # a ScenarioError is printed located, like a ruleset's
+    if named is not None and setup.ruleset is not named:
+        raise BrassError(f"{path} is a position of ruleset {setup.ruleset.name!r}, not {named.name!r}")
+    if players is not None and players != setup.players:
+        raise BrassError(f"{path} is a {setup.players}-player position, not {players}")
+    if seed is not None:
+        setup.seed = seed
+    return setup.start()  # an impossible position is reported at its line
 
 
 def load_setup(path: Path | str, default_ruleset: str = "birmingham") -> Scenario:
