@@ -278,6 +278,21 @@ class BrassVocabulary:
              "count(t in board_tiles where t.flipped)", lambda env: game(env).board_tiles())
         name("merchant_tiles", ListType(self.merchant_tile), "Merchant tiles on the board.",
              "any(m in merchant_tiles where m.has_beer)", lambda env: game(env).merchant_tiles())
+        self._define_public_figures()
+
+    def _define_public_figures(self) -> None:
+        """Figures every player can see (a seat's view shows them too), so a rule may read them:
+        no loans in an era's last rounds, an action that needs two of the turn's actions."""
+        rs, name, fn = self.rs, self.registry.add_name, self.registry.add_function
+        p = Param("p", self.player)
+        name("deck_size", INT, "Cards left in the draw deck.", "deck_size == 0", lambda env: len(game(env).state.deck))
+        name("actions_left", INT, "Actions the player to act has left this turn, the one being taken included.",
+             "actions_left >= 2", lambda env: game(env).state.actions_left)
+        name("rounds_in_era", INT, "Rounds of each era at this game's player count (setup.rounds_per_era).",
+             "round <= rounds_in_era - 4", lambda env: rs.setup.rounds_per_era[len(game(env).players)])
+        fn("hand_size", (p,), INT, "Cards in a player's hand.", "hand_size(me) >= 2", lambda env, q: len(q.hand))
+        fn("discard_size", (p,), INT, "Cards on a player's discard pile.", "discard_size(me) == 1",
+           lambda env, q: len(q.discard))
 
     # -- functions about the ruleset only ---------------------------------------
 
