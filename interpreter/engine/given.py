@@ -388,7 +388,11 @@ class _Applier:
             raise self.error(at_slot, f"slot {slot_id} is given twice")
         self.seen_slots.add(slot_id)
         spec = stack[levels[0]]
-        flipped = self.boolean(item.get("flipped", False), at + ("flipped",))
+        built = self.rs.industries[industry].flips == "built"  # flipped as soon as it is built
+        flipped = self.boolean(item.get("flipped", built), at + ("flipped",))
+        if built and not flipped:
+            raise self.error(at + ("flipped",), f"a {self.rs.industries[industry].name} flips as soon as it is "
+                                                f"built, so it cannot lie unflipped")
         produces = self.rs.industries[industry].produces
         if "cubes" in item:
             most = max(spec.output.values(), default=0) if produces else 0

@@ -19,7 +19,7 @@ What is checked (all read from the ruleset, nothing is Birmingham-specific):
 - money never negative (the bank is unlimited, so there is no total to conserve);
 - cubes: never negative on a tile or in a market, a market holds at most its
   capacity, a non-producer holds none, a producer that flips when emptied holds none
-  once flipped and is flipped once it holds none;
+  once flipped and is flipped once it holds none; a tile that flips when built is flipped;
 - income position on the track and its level within lowest..highest;
 - VP never negative (below the ruleset's shortfall floor, if it sets a lower one or none);
 - the board: every tile sits in the slot it is filed under, in a slot showing its
@@ -180,6 +180,8 @@ def _cubes(table: Table) -> list[str]:
             problems.append(f"cubes: {label} holds {tile.cubes} cubes (negative)")
         elif not industry.produces and tile.cubes:
             problems.append(f"cubes: {label} produces nothing but holds {tile.cubes} cubes")
+        elif industry.flips == "built" and not tile.flipped:
+            problems.append(f"flips: {label} flips when built but is not flipped")
         elif industry.produces and industry.flips == "emptied":
             if tile.flipped and tile.cubes:
                 problems.append(f"cubes: {label} is flipped but still holds {tile.cubes} cubes")

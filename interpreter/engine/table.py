@@ -295,9 +295,12 @@ class Table:
         if old is not None:  # R-OVER-02/04: the old tile leaves the game with its cubes
             old.owner.removed += 1
             self.note("overbuilt", tile=slot.id, owner=old.owner.seat, level=old.spec.level)
-        output = spec.output.get(self.era, 0) if self.ruleset.industries[industry].produces else 0
-        self.state.tiles[slot.id] = PlacedTile(player, spec, slot, False, output)
+        kind = self.ruleset.industries[industry]
+        output = spec.output.get(self.era, 0) if kind.produces else 0
+        tile = self.state.tiles[slot.id] = PlacedTile(player, spec, slot, False, output)
         self.note("built", player=player.seat, industry=industry, level=spec.level, slot=slot.id, cubes=output)
+        if kind.flips == "built":  # flips as soon as it is built: income now, VP at the era's end
+            self.flip(tile)
 
     def remove_tile(self, tile: PlacedTile) -> None:
         """A tile leaves the board for good (obsolete at an era's end, sold for unpaid income)."""

@@ -101,7 +101,8 @@ class CrossChecker:
         for iid, specs in self.data["tiles"].items():
             if not self.expect_in(iid, industries, "industry", ("tiles", iid)):
                 continue
-            sold = industries[iid]["flips"] == "sold"
+            flips = industries[iid]["flips"]
+            sold = flips == "sold"
             levels = [t["level"] for t in specs]
             if levels != sorted(set(levels)):
                 self.error(("tiles", iid), f"tiles of '{iid}' must be listed lowest level first, each level once")
@@ -109,9 +110,11 @@ class CrossChecker:
                 here = ("tiles", iid, n)
                 if sold and "output" in tile:
                     self.error(here + ("output",), f"'{iid}' tiles are sold, so they have no output")
+                if flips == "built" and "output" in tile:  # flipped at once: nothing could take its cubes
+                    self.error(here + ("output",), f"'{iid}' tiles flip when built, so they have no output")
                 if not sold and "beer" in tile:
                     self.error(here + ("beer",), f"'{iid}' tiles are not sold, so they need no beer")
-                if not sold and "output" not in tile:
+                if flips == "emptied" and "output" not in tile:
                     self.error(here, f"'{iid}' level {tile['level']} must give its output")
                 for i, era in enumerate(tile["eras"]):
                     self.expect_in(era, era_ids, "era", here + ("eras", i))

@@ -71,7 +71,7 @@ class Link:
 class Industry:
     id: str
     name: str
-    flips: str  # sold | emptied
+    flips: str  # sold | emptied | built (flips in the Build that places it)
     produces: str | None
 
 

@@ -181,7 +181,7 @@ class BrassVocabulary:
         f(self.link, "rail", BOOL, "The line takes a rail.", _by_id(rs.links, "rail"))
 
         f(self.industry, "name", STR, "Printed name.", _by_id(rs.industries, "name"))
-        f(self.industry, "flips", STR, "'sold' or 'emptied'.", _by_id(rs.industries, "flips"))
+        f(self.industry, "flips", STR, "'sold', 'emptied' or 'built'.", _by_id(rs.industries, "flips"))
         f(self.industry, "produces", self.resource, "Resource it produces (none for sold industries).",
           _by_id(rs.industries, "produces"))
 

@@ -184,7 +184,7 @@ SECTIONS: dict[str, dict[str, Any]] = {
     # industries.yaml
     "industries": req(table_of(record({
         "name": req({"type": "string"}),
-        "flips": req({"type": "string", "allowed": ["sold", "emptied"]}),
+        "flips": req({"type": "string", "allowed": ["sold", "emptied", "built"]}),
         "produces": ID,
     }))),
     "tiles": req(table_of({"type": "list", "schema": TILE, "minlength": 1, "maxlength": MAX_COUNT})),
