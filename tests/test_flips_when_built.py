@@ -1,5 +1,6 @@
-"""Industries that flip when built (`flips: built`, docs/lancashire.md item 3), shown with
-tests/data/shipyards: Birmingham with Brass: Lancashire's Shipyard (L-BUILD-14, L-FLIP-03)."""
+"""Industries that flip when built (`flips: built`) and tiles below level I that are never built
+(level 0, `eras: []`), docs/lancashire.md item 3, shown with tests/data/shipyards: Birmingham with
+Brass: Lancashire's Shipyard (L-BUILD-13, L-BUILD-14, L-FLIP-03, L-DEV-03)."""
 
 from __future__ import annotations
 
@@ -16,18 +17,22 @@ from interpreter.engine.invariants import check_invariants
 from interpreter.ruleset.errors import RulesetError
 from interpreter.ruleset.loader import load_ruleset
 
-from position import card_id, hand, last_cards, pass_round, refused, set_player, tile, turn
+from position import card_id, era, hand, last_cards, pass_round, refused, set_mat, set_player, tile, turn
 
 DATA = Path(__file__).resolve().parent / "data"
 SHIPYARDS = DATA / "shipyards"
 
 
-def builder(round: int = 2) -> Game:
-    """Player 1 to act in the Canal Era with £30 and a Birmingham card."""
+def builder(round: int = 2, locked: bool = False) -> Game:
+    """Player 1 to act in the Canal Era with £30 and a Birmingham card; the two locked level-0
+    Shipyards already developed away unless `locked`."""
     g = Game.new(load_ruleset(SHIPYARDS), 2, 1)
     turn(g, 1, order=[1, 2], round=round)
-    hand(g, 1, ["birmingham", "dudley"])
+    hand(g, 1, ["birmingham", "dudley", "coventry"])
     set_player(g, 1, money=30)
+    if not locked:
+        set_mat(g, 1, "shipyard", 1)
+        g.table.player(1).gone_before = 2  # developed before this position (for the invariants)
     return g
 
 
@@ -105,6 +110,48 @@ def test_an_unflipped_shipyard_breaks_the_invariants() -> None:
     g.state.tiles["birmingham/4"].flipped = False
     assert check_invariants(g.table) == [
         "flips: tile shipyard/1 of player 1 at birmingham/4 flips when built but is not flipped"]
+
+
+# -- level 0: never built, only developed away ------------------------------------------------
+
+@pytest.mark.parametrize("era_id, rule", [("canal", "R-BUILD-13"), ("rail", "R-BUILD-14")])
+def test_a_level_zero_tile_is_never_built(era_id: str, rule: str) -> None:
+    """With the locked tiles on the mat no Shipyard can be built, in either era: the lowest tile
+    (level 0) may be built in no era (`eras: []`)."""
+    g = builder(locked=True)
+    era(g, era_id, round=2)
+    build = {"action": "build", "card": card_id(g, 1, "birmingham"), "industry": "shipyard",
+             "location": "birmingham", "slot": "birmingham/4"}
+    assert refused(g, build) == [rule]
+    assert g.table.lowest_tile(g.table.player(1), "shipyard").level == 0
+
+
+def test_developing_the_locked_tiles_opens_the_shipyards() -> None:
+    """Develop removes both level-0 tiles for 1 iron each from the market (£2 + £2): £30 -> £26;
+    then the second action builds Shipyard I (£16 + iron at £3): £7, flipped, income 10 -> 12."""
+    g = builder(locked=True)
+    g.apply({"action": "develop", "card": card_id(g, 1, "dudley"),
+             "tiles": [{"industry": "shipyard"}, {"industry": "shipyard"}]})
+    player = g.table.player(1)
+    assert (player.money, g.state.markets["iron"]) == (26, 6)
+    assert (g.table.tiles_left(player, "shipyard"), g.table.lowest_tile(player, "shipyard").level) == (4, 1)
+    build_shipyard(g)
+    assert g.state.tiles["birmingham/4"].flipped
+    assert (player.money, player.income_position, g.state.markets["iron"]) == (7, 12, 5)
+    assert check_invariants(g.table) == []
+
+
+def test_a_negative_level_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text(
+        "name: bad\ntitle: Bad\nversion: '1'\nextends: birmingham\ntiles:\n  cotton:\n"
+        "    - {level: -1, count: 3, cost: 12, coal: 0, iron: 0, beer: 1, vp: 5, link_icons: 1, income: 5,"
+        " develop: true, eras: [canal]}\n")
+    with pytest.raises(RulesetError) as error:
+        load_ruleset(folder)
+    assert [(d.pos.line, d.message) for d in error.value.diagnostics] == [
+        (7, "tiles.cotton.0.level must be at least 0, not -1")]
 
 
 @pytest.mark.parametrize("text, line, message", [

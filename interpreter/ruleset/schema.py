@@ -133,7 +133,7 @@ ACTION = record({
 })
 
 TILE = record({
-    "level": req(POS),
+    "level": req(NON_NEG),  # 0: a tile below level I (Lancashire's locked Shipyard)
     "count": req(POS),
     "cost": req(AMOUNT),
     "coal": req(NON_NEG),
@@ -144,7 +144,7 @@ TILE = record({
     "link_icons": req(NON_NEG),
     "income": req(NON_NEG),
     "develop": req({"type": "boolean"}),
-    "eras": req({"type": "list", "schema": ID, "minlength": 1}),
+    "eras": req({"type": "list", "schema": ID}),  # none: never built, only developed away
 })
 
 # --- the sections ----------------------------------------------------------------
