@@ -138,6 +138,18 @@ def _bonus_developable(table: Table, industry: str, already: int) -> bool:
     return used < len(stack) and stack[used].develop
 
 
+# -- anywhere ----------------------------------------------------------------------------------
+
+@effect("move_track")
+def _move_track(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.set_track(args["track"], table.state.tracks[args["track"]] + args["by"])
+
+
+@effect("set_track")
+def _set_track(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.set_track(args["track"], args["to"])
+
+
 # -- end of a round ---------------------------------------------------------------------
 
 @effect("set_turn_order")

@@ -38,6 +38,7 @@ __all__ = ["GIVEN_KEYS", "PLAYER_KEYS", "TILE_KEYS", "GivenError", "apply_given"
 
 GIVEN_KEYS = ("era", "round", "turn_order", "current", "actions_left", "players", "tiles", "links", "markets",
               "merchants", "deck")
+TRACKS_KEY = "tracks"  # accepted (and offered in messages) only by a ruleset that defines tracks
 PLAYER_KEYS = ("money", "income", "vp", "spent", "hand", "mat", "links_left")
 TILE_KEYS = ("slot", "location", "owner", "industry", "level", "flipped", "cubes")
 LINK_KEYS = ("link", "owner")
@@ -168,7 +169,7 @@ class _Applier:
 
     def apply(self, given: Any) -> None:
         try:
-            given = self.mapping(given, (), GIVEN_KEYS)
+            given = self.mapping(given, (), GIVEN_KEYS + ((TRACKS_KEY,) if self.rs.tracks else ()))
         except _Stop:
             return
         self.attempt(self.time_first, given)
@@ -207,6 +208,8 @@ class _Applier:
             self.attempt(self.markets, given["markets"])
         if "merchants" in given:
             self.attempt(self.merchants, given["merchants"])
+        if TRACKS_KEY in given:
+            self.attempt(self.tracks, given[TRACKS_KEY])
         self.attempt(self.time_last, given)
 
     def list_of(self, given: dict, key: str) -> list:
@@ -454,6 +457,15 @@ class _Applier:
             raise self.error(at, f"player {player.seat} has no link tile left")
         self.g.state.links[link] = player.seat
         player.links_left -= 1
+
+    def tracks(self, value: Any) -> None:
+        """The value of each track named (the ruleset's `tracks:`), within its min..max."""
+        for track_id, number in self.mapping(value, (TRACKS_KEY,), list(self.rs.tracks)).items():
+            track = self.rs.tracks[track_id]
+            self.attempt(self._track_value, track_id, number, track.min, track.max)
+
+    def _track_value(self, track_id: str, number: Any, low: int, high: int) -> None:
+        self.g.state.tracks[track_id] = self.integer(number, (TRACKS_KEY, track_id), low=low, high=high)
 
     def markets(self, value: Any) -> None:
         value = self.mapping(value, ("markets",), list(self.rs.markets))

@@ -22,6 +22,7 @@ What is checked (all read from the ruleset, nothing is Birmingham-specific):
   once flipped and is flipped once it holds none; a tile that flips when built is flipped;
 - income position on the track and its level within lowest..highest;
 - VP never negative (below the ruleset's shortfall floor, if it sets a lower one or none);
+- tracks: each of the ruleset's tracks has a value within its min..max;
 - the board: every tile sits in the slot it is filed under, in a slot showing its
   industry; every link on the board exists and belongs to a seat.
 """
@@ -37,7 +38,7 @@ from interpreter.engine.table import Table
 def check_invariants(table: Table) -> list[str]:
     """Every broken invariant of the table's current state, as readable messages."""
     problems: list[str] = []
-    for check in (_cards, _tiles, _links, _players, _cubes, _board):
+    for check in (_cards, _tiles, _links, _players, _cubes, _board, _tracks):
         problems.extend(check(table))
     return problems
 
@@ -207,4 +208,21 @@ def _board(table: Table) -> list[str]:
             problems.append(f"links: unknown link {link!r} on the board")
         if seat not in seats:
             problems.append(f"links: link {link} belongs to seat {seat}, who is not playing")
+    return problems
+
+
+# -- tracks ---------------------------------------------------------------------------------------
+
+def _tracks(table: Table) -> list[str]:
+    """Every track of the ruleset has a value within its min..max, and there is no other."""
+    problems = []
+    tracks, values = table.ruleset.tracks, table.state.tracks
+    for track_id in sorted(set(tracks) | set(values)):
+        track, value = tracks.get(track_id), values.get(track_id)
+        if track is None:
+            problems.append(f"tracks: unknown track {track_id!r}")
+        elif value is None:
+            problems.append(f"tracks: the {track_id} track has no value")
+        elif not track.min <= value <= track.max:
+            problems.append(f"tracks: the {track_id} track is at {value}, outside {track.min}..{track.max}")
     return problems

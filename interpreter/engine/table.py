@@ -269,6 +269,12 @@ class Table:
         top = self.ruleset.income.positions - 1
         player.income_position = min(top, player.income_position + spaces)  # R-INC-05
 
+    def set_track(self, track_id: str, value: int) -> None:
+        """Move a ruleset's track to `value`, kept within its min..max; the log says where from."""
+        was = self.state.tracks[track_id]
+        now = self.state.tracks[track_id] = self.ruleset.tracks[track_id].clamp(value)
+        self.note("track", track=track_id, was=was, now=now)
+
     def flip(self, tile: PlacedTile) -> None:
         if tile.flipped:
             return

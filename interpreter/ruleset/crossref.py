@@ -54,7 +54,7 @@ class CrossChecker:
     def run(self) -> None:
         for check in (self.check_locations, self.check_links, self.check_industries, self.check_tiles,
                       self.check_cards, self.check_merchants, self.check_resources, self.check_income,
-                      self.check_eras, self.check_player_count_tables, self.check_rule_citations,
+                      self.check_eras, self.check_tracks, self.check_player_count_tables, self.check_rule_citations,
                       self.check_actions, self.check_card_arithmetic, self.check_game_end, self.check_totals):
             check()
 
@@ -194,6 +194,15 @@ class CrossChecker:
         if not 0 <= track["start_position"] < positions:
             self.error(("income_track", "start_position"),
                        f"start position {track['start_position']} is off the track (0–{positions - 1})")
+
+    def check_tracks(self) -> None:
+        for tid, track in self.data.get("tracks", {}).items():
+            low, high, start = track["min"], track["max"], track["start"]
+            if low > high:
+                self.error(("tracks", tid, "min"), f"track '{tid}': min {low} is more than its max {high}")
+            elif not low <= start <= high:
+                self.error(("tracks", tid, "start"),
+                           f"track '{tid}' starts at {start}, outside its min..max ({low}..{high})")
 
     def check_eras(self) -> None:
         seen: dict[str, int] = {}

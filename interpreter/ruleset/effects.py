@@ -101,6 +101,12 @@ EFFECTS: dict[str, EffectSpec] = {e.name: e for e in (
     _effect("develop_without_iron", "The acting player removes the lowest tile of an industry of their choice "
             "(not a tile that cannot be developed) from their mat, without iron.", {BONUS},
             P("tiles", "int", "Number of tiles."), rules=("R-MERCH-01",)),
+    # -- anywhere ----------------------------------------------------------------------
+    _effect("move_track", "Move a track of the ruleset (`tracks:`) by an amount, up or down, never past its "
+            "min or max.", ANYWHERE, P("track", "track", "A track id of `tracks:`.", literal=True),
+            P("by", "int", "Steps: positive up, negative down.")),
+    _effect("set_track", "Set a track of the ruleset (`tracks:`) to a value, kept within its min and max.", ANYWHERE,
+            P("track", "track", "A track id of `tracks:`.", literal=True), P("to", "int", "The new value.")),
     # -- end of a round --------------------------------------------------------------
     _effect("set_turn_order", "Order players by money spent this round, least first, ties keeping their order; "
             "spent money returns to the bank.", {ROUND}, rules=("R-ORDER-01", "R-ORDER-02", "R-ORDER-03")),

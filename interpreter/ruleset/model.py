@@ -170,6 +170,20 @@ class Market:
 
 
 @dataclass(frozen=True, slots=True)
+class Track:
+    """A number of the game a ruleset defines (`tracks:`), kept within min..max by the effects."""
+
+    id: str
+    name: str
+    start: int
+    min: int
+    max: int
+
+    def clamp(self, value: int) -> int:
+        return max(self.min, min(self.max, value))
+
+
+@dataclass(frozen=True, slots=True)
 class IncomeTrack:
     start_position: int
     levels: tuple[int, ...]  # income level of each track position
@@ -329,6 +343,7 @@ class Ruleset:
     game_end: GameEnd | None = None
     actions: Mapping[str, Action] = field(default_factory=dict)
     turn_rules: Mapping[str, str] = field(default_factory=dict)  # `turns:` kind (order, actions) -> rule ID
+    tracks: Mapping[str, Track] = field(default_factory=dict)  # `tracks:`, by id
     folders: tuple[str, ...] = ()  # the extends chain, base first
     rule_folders: Mapping[str, str] = field(default_factory=dict)  # rule ID -> the folder whose files state it
     registry: Any = field(default=None, repr=False)  # the condition-language vocabulary of this ruleset
@@ -392,6 +407,8 @@ def build_static_model(data: Mapping[str, Any]) -> dict[str, Any]:
         "setup": _setup(data["setup"]),
         "economy": _economy(data["economy"]),
         "turn_rules": {kind: c["rule"] for kind, c in data.get("turns", {}).items() if "rule" in c},
+        "tracks": {tid: Track(tid, t["name"], t["start"], t["min"], t["max"])
+                   for tid, t in data.get("tracks", {}).items()},
     }
 
 

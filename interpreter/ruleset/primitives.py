@@ -154,6 +154,7 @@ class BrassVocabulary:
         self.network_option = add(RecordType("network_option", "Cost of a Network action placing N links in an era."))
         self.loan_terms = add(RecordType("loan_terms", "The terms of a Loan."))
         self.income_terms = add(RecordType("income_terms", "Facts of the income track."))
+        self.track = add(RecordType("track", "A track the ruleset defines (`tracks:`), by id.", ids=_ids(rs.tracks)))
 
     def _define_fields(self) -> None:
         rs = self.rs
@@ -235,6 +236,9 @@ class BrassVocabulary:
         f(self.income_terms, "highest_level", INT, "Highest income level.", lambda _: rs.income.highest_level)
         f(self.income_terms, "start_position", INT, "Track position at the start.", lambda _: rs.income.start_position)
         f(self.income_terms, "positions", INT, "Number of track positions.", lambda _: rs.income.positions)
+        f(self.track, "name", STR, "Printed name.", _by_id(rs.tracks, "name"))
+        for name, key in (("start", "start"), ("lowest", "min"), ("highest", "max")):  # min, max: reserved words
+            f(self.track, name, INT, f"The track's `{key}` (tracks: in the ruleset).", _by_id(rs.tracks, key))
 
     @staticmethod
     def _field(record: RecordType, name: str, type_: Any, doc: str, get: Callable[[Any], Any], *,
@@ -252,7 +256,7 @@ class BrassVocabulary:
                                (self.resource, len(self.rs.resources)), (self.era, sizes.eras),
                                (self.slot, sizes.slots), (self.tile, sizes.slots), (self.mat_tile, sizes.mat_tiles),
                                (self.card, sizes.cards), (self.merchant_tile, sizes.merchant_spaces),
-                               (self.network_option, sizes.network_options)):
+                               (self.network_option, sizes.network_options), (self.track, len(self.rs.tracks))):
             limit(record, length)
 
     # -- names ---------------------------------------------------------------
@@ -290,6 +294,8 @@ class BrassVocabulary:
              "actions_left >= 2", lambda env: game(env).state.actions_left)
         name("rounds_in_era", INT, "Rounds of each era at this game's player count (setup.rounds_per_era).",
              "round <= rounds_in_era - 4", lambda env: rs.setup.rounds_per_era[len(game(env).players)])
+        fn("track", (Param("t", self.track),), INT, "The value of a track the ruleset defines (`tracks:`).",
+           "track(\"demand\") < 3", lambda env, t: game(env).state.tracks[t])
         fn("hand_size", (p,), INT, "Cards in a player's hand.", "hand_size(me) >= 2", lambda env, q: len(q.hand))
         fn("discard_size", (p,), INT, "Cards on a player's discard pile.", "discard_size(me) == 1",
            lambda env, q: len(q.discard))

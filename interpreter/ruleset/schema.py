@@ -225,6 +225,13 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "start_cubes": req(NON_NEG),
         "empty_price": req(POS_AMOUNT),
     }))),
+    # ruleset-defined tracks: a number of the game, read by `track(id)`, changed by effects
+    "tracks": table_of(record({
+        "name": req({"type": "string"}),
+        "start": req(ints(-MAX_AMOUNT, MAX_AMOUNT)),
+        "min": req(ints(-MAX_AMOUNT, MAX_AMOUNT)),
+        "max": req(ints(-MAX_AMOUNT, MAX_AMOUNT)),
+    })),
     # income.yaml
     "income_track": req(record({
         "start_position": req(ints(0, (2 * MAX_INCOME_LEVEL + 1) * MAX_COUNT)),
