@@ -109,6 +109,14 @@ def _use_merchant_beer(table: Table, env: Env, args: dict[str, Any]) -> Sequence
     return table.ruleset.merchants[space.location].beer_bonus  # run right after this step
 
 
+@effect("use_actions")
+def _use_actions(table: Table, env: Env, args: dict[str, Any]) -> None:
+    state = table.state
+    used = max(0, min(args["count"], state.actions_left - 1))  # the action being taken stays: the flow ends it
+    state.actions_left -= used
+    table.note("actions used", player=table.me.seat, actions=used, left=state.actions_left)
+
+
 @effect("gain_wild_card")
 def _gain_wild_card(table: Table, env: Env, args: dict[str, Any]) -> None:
     pile = table.state.wild_piles[args["kind"]]

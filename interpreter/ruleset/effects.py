@@ -95,6 +95,9 @@ EFFECTS: dict[str, EffectSpec] = {e.name: e for e in (
             P("tile", "tile", "Tile."), rules=("R-SELL-04", "R-FLIP-03")),
     _effect("use_merchant_beer", "Take the barrel beside a merchant tile and apply that merchant's beer bonus.",
             {ACTION}, P("merchant", "merchant_tile", "Merchant tile."), rules=("R-SELL-03", "R-SELL-07")),
+    _effect("use_actions", "The action being taken also uses up more of the turn's actions (never the action itself): "
+            "a Build that takes both actions of a turn. Read `actions_left` in a precondition to require them.",
+            {ACTION}, P("count", "int", "Further actions of the turn used up.")),
     _effect("gain_wild_card", "Take a wild card of a kind from its pile.", {ACTION},
             P("kind", "str", "A wild card id of `wild_cards`.", literal=True, table="wild_cards"),
             rules=("R-SCOUT-01",)),
