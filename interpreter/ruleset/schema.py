@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # cerberus itself is imported when a ruleset is validated, no
 # --- building blocks -------------------------------------------------------------
 
 ID = {"type": "string", "regex": r"[a-z][a-z0-9_]*"}
-RULE_ID = {"type": "string", "regex": r"R-[A-Z]+-[0-9]+"}
+RULE_ID = {"type": "string", "regex": r"[A-Z]+-[A-Z]+-[0-9]+"}  # a game's letter: R-BUILD-03, L-DM-02
 EXPR = {"type": ["string", "int", "boolean"]}  # a condition-language expression (a bare number is one too)
 EXPR_OR_LIST = {"type": ["string", "int", "boolean", "list"]}  # a YAML list is a list of expressions
 
@@ -386,7 +386,7 @@ def _message(error: ValidationError, path: tuple) -> str:
     if rule == "allowed":
         return f"{name}: {value!r} is not allowed; expected one of {', '.join(map(str, constraint))}"
     if rule == "regex":
-        what = "rule ID (like R-BUILD-03)" if "R-" in constraint else "id (lower_snake_case)"
+        what = "rule ID (like R-BUILD-03)" if constraint == RULE_ID["regex"] else "id (lower_snake_case)"
         return f"{name}: {value!r} is not a valid {what}"
     if rule == "min":
         return f"{name} must be at least {constraint}, not {value}"
