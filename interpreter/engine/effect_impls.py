@@ -158,6 +158,18 @@ def _set_track(table: Table, env: Env, args: dict[str, Any]) -> None:
     table.set_track(args["track"], args["to"])
 
 
+@effect("draw")
+def _draw(table: Table, env: Env, args: dict[str, Any]) -> None:
+    value = table.draw(args["stack"])
+    if value is not None:
+        table.set_track(args["into"], value)
+
+
+@effect("reshuffle")
+def _reshuffle(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.reshuffle(args["stack"])
+
+
 # -- end of a round ---------------------------------------------------------------------
 
 @effect("set_turn_order")

@@ -23,6 +23,7 @@ What is checked (all read from the ruleset, nothing is Birmingham-specific):
 - income position on the track and its level within lowest..highest;
 - VP never negative (below the ruleset's shortfall floor, if it sets a lower one or none);
 - tracks: each of the ruleset's tracks has a value within its min..max;
+- stacks: each stack's face-down and drawn tiles are exactly the ruleset's at this player count;
 - the board: every tile sits in the slot it is filed under, in a slot showing its
   industry; every link on the board exists and belongs to a seat.
 """
@@ -38,7 +39,7 @@ from interpreter.engine.table import Table
 def check_invariants(table: Table) -> list[str]:
     """Every broken invariant of the table's current state, as readable messages."""
     problems: list[str] = []
-    for check in (_cards, _tiles, _links, _players, _cubes, _board, _tracks):
+    for check in (_cards, _tiles, _links, _players, _cubes, _board, _tracks, _stacks):
         problems.extend(check(table))
     return problems
 
@@ -225,4 +226,19 @@ def _tracks(table: Table) -> list[str]:
             problems.append(f"tracks: the {track_id} track has no value")
         elif not track.min <= value <= track.max:
             problems.append(f"tracks: the {track_id} track is at {value}, outside {track.min}..{track.max}")
+    return problems
+
+
+def _stacks(table: Table) -> list[str]:
+    """Each stack's tiles, face down and drawn, are exactly the ruleset's at this player count."""
+    problems = []
+    players = len(table.state.players)
+    stacks, state = table.ruleset.stacks, table.state
+    for stack_id in sorted(set(stacks) | set(state.stacks) | set(state.drawn)):
+        if stack_id not in stacks:
+            problems.append(f"stacks: unknown stack {stack_id!r}")
+            continue
+        have = sorted(state.stacks.get(stack_id, []) + state.drawn.get(stack_id, []))
+        if have != stacks[stack_id].pile(players):
+            problems.append(f"stacks: the {stack_id} stack holds {have}, not {stacks[stack_id].pile(players)}")
     return problems

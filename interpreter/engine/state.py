@@ -91,6 +91,8 @@ class GameState:
     rng_state: int = 0
     log: list[dict[str, Any]] = field(default_factory=list)
     tracks: dict[str, int] = field(default_factory=dict)  # the ruleset's `tracks:`, id -> value
+    stacks: dict[str, list[int]] = field(default_factory=dict)  # `stacks:`, id -> face-down tiles, top last
+    drawn: dict[str, list[int]] = field(default_factory=dict)  # id -> tiles drawn from it, face up, in order
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
@@ -114,7 +116,12 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "log": state.log,
         # only a ruleset with tracks has the key: the saves of the others stay as they were
         **({"tracks": dict(sorted(state.tracks.items()))} if state.tracks else {}),
+        **({"stacks": _piles(state.stacks), "drawn": _piles(state.drawn)} if state.stacks else {}),
     }
+
+
+def _piles(piles: dict[str, list[int]]) -> dict[str, list[int]]:
+    return {key: list(pile) for key, pile in sorted(piles.items())}
 
 
 def _player_to_dict(p: Player) -> dict[str, Any]:
@@ -145,7 +152,7 @@ def state_from_dict(data: dict[str, Any], ruleset: Ruleset, cards: dict[str, Car
                      {k: [cards[c] for c in v] for k, v in data["wild_piles"].items()},
                      data["era_index"], data["round"], list(data["turn_order"]), data["turn_index"],
                      data["actions_left"], data["finished"], data["rng_state"], list(data["log"]),
-                     dict(data.get("tracks", {})))
+                     dict(data.get("tracks", {})), _piles(data.get("stacks", {})), _piles(data.get("drawn", {})))
 
 
 def copy_state(state: GameState) -> GameState:
@@ -161,7 +168,7 @@ def copy_state(state: GameState) -> GameState:
     return GameState(players, tiles, dict(state.links), dict(state.markets), merchants, list(state.deck),
                      {k: list(v) for k, v in state.wild_piles.items()}, state.era_index, state.round,
                      list(state.turn_order), state.turn_index, state.actions_left, state.finished,
-                     state.rng_state, list(state.log), dict(state.tracks))
+                     state.rng_state, list(state.log), dict(state.tracks), _piles(state.stacks), _piles(state.drawn))
 
 
 class Snapshot:
@@ -193,4 +200,5 @@ class Snapshot:
         state.era_index, state.round, state.turn_order = saved.era_index, saved.round, list(saved.turn_order)
         state.turn_index, state.actions_left, state.finished = saved.turn_index, saved.actions_left, saved.finished
         state.rng_state, state.tracks = saved.rng_state, dict(saved.tracks)
+        state.stacks, state.drawn = _piles(saved.stacks), _piles(saved.drawn)
         del state.log[len(saved.log):]

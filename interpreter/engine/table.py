@@ -275,6 +275,25 @@ class Table:
         now = self.state.tracks[track_id] = self.ruleset.tracks[track_id].clamp(value)
         self.note("track", track=track_id, was=was, now=now)
 
+    def draw(self, stack_id: str) -> int | None:
+        """The top tile of a stack, now face up (None: the stack is empty). Its order was set by the
+        game's own generator, so a replay of the same moves draws the same tiles."""
+        pile = self.state.stacks[stack_id]
+        value = pile.pop() if pile else None
+        if value is not None:
+            self.state.drawn[stack_id].append(value)
+        self.note("drawn", stack=stack_id, value=value, left=len(pile))
+        return value
+
+    def reshuffle(self, stack_id: str) -> None:
+        """The tiles drawn from a stack go back into it, and it is shuffled with the game's generator."""
+        pile = self.state.stacks[stack_id] = self.state.stacks[stack_id] + self.state.drawn[stack_id]
+        self.state.drawn[stack_id] = []
+        rng = Rng(self.state.rng_state)
+        rng.shuffle(pile)
+        self.state.rng_state = rng.state
+        self.note("reshuffled", stack=stack_id, tiles=len(pile))
+
     def flip(self, tile: PlacedTile) -> None:
         if tile.flipped:
             return

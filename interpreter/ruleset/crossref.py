@@ -21,6 +21,7 @@ PLAYER_COUNT_TABLES: tuple[tuple[str, ...], ...] = (
     ("merchants", "*", "spaces"),
     ("merchant_tiles", "*", "count"),
     ("setup", "rounds_per_era"),
+    ("stacks", "*", "tiles", "*"),
 )
 
 
@@ -259,6 +260,9 @@ class CrossChecker:
             self.at_most(("cards",), deck, f"cards in the deck with {players} players")
             spaces = sum(m["spaces"].get(players, 0) for m in data["merchants"].values())
             self.at_most(("merchants",), spaces, f"merchant spaces with {players} players")
+            for sid, stack in data.get("stacks", {}).items():
+                tiles = sum(counts.get(players, 0) for counts in stack["tiles"].values())
+                self.at_most(("stacks", sid), tiles, f"tiles in stack '{sid}' with {players} players")
 
     def at_most(self, path: Path, total: int, what: str) -> None:
         if total > MAX_TOTAL:

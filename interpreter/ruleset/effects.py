@@ -110,6 +110,13 @@ EFFECTS: dict[str, EffectSpec] = {e.name: e for e in (
             P("by", "int", "Steps: positive up, negative down.")),
     _effect("set_track", "Set a track of the ruleset (`tracks:`) to a value, kept within its min and max.", ANYWHERE,
             P("track", "track", "A track id of `tracks:`.", literal=True), P("to", "int", "The new value.")),
+    _effect("draw", "Draw the top tile of a stack (`stacks:`), lay it face up, and set a track (`tracks:`) "
+            "to the value it shows, kept within the track's min and max. From an empty stack nothing is "
+            "drawn and the track keeps its value (read `stack_size` to know).", ANYWHERE,
+            P("stack", "stack", "A stack id of `stacks:`.", literal=True),
+            P("into", "track", "The track set to the value drawn.", literal=True)),
+    _effect("reshuffle", "Shuffle the tiles drawn from a stack back into it, face down, with the game's own "
+            "generator.", ANYWHERE, P("stack", "stack", "A stack id of `stacks:`.", literal=True)),
     # -- end of a round --------------------------------------------------------------
     _effect("set_turn_order", "Order players by money spent this round, least first, ties keeping their order; "
             "spent money returns to the bank.", {ROUND}, rules=("R-ORDER-01", "R-ORDER-02", "R-ORDER-03")),

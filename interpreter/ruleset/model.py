@@ -184,6 +184,19 @@ class Track:
 
 
 @dataclass(frozen=True, slots=True)
+class Stack:
+    """Face-down tiles, each showing a number, shuffled at setup and drawn by the `draw` effect."""
+
+    id: str
+    name: str
+    tiles: Mapping[int, Mapping[int, int]]  # value shown -> player count -> copies
+
+    def pile(self, players: int) -> list[int]:
+        """Every tile of the stack at a player count, lowest value first."""
+        return [value for value, counts in sorted(self.tiles.items()) for _ in range(counts.get(players, 0))]
+
+
+@dataclass(frozen=True, slots=True)
 class IncomeTrack:
     start_position: int
     levels: tuple[int, ...]  # income level of each track position
@@ -344,6 +357,7 @@ class Ruleset:
     actions: Mapping[str, Action] = field(default_factory=dict)
     turn_rules: Mapping[str, str] = field(default_factory=dict)  # `turns:` kind (order, actions) -> rule ID
     tracks: Mapping[str, Track] = field(default_factory=dict)  # `tracks:`, by id
+    stacks: Mapping[str, Stack] = field(default_factory=dict)  # `stacks:`, by id
     folders: tuple[str, ...] = ()  # the extends chain, base first
     rule_folders: Mapping[str, str] = field(default_factory=dict)  # rule ID -> the folder whose files state it
     registry: Any = field(default=None, repr=False)  # the condition-language vocabulary of this ruleset
@@ -409,6 +423,8 @@ def build_static_model(data: Mapping[str, Any]) -> dict[str, Any]:
         "turn_rules": {kind: c["rule"] for kind, c in data.get("turns", {}).items() if "rule" in c},
         "tracks": {tid: Track(tid, t["name"], t["start"], t["min"], t["max"])
                    for tid, t in data.get("tracks", {}).items()},
+        "stacks": {sid: Stack(sid, s["name"], {v: dict(c) for v, c in s["tiles"].items()})
+                   for sid, s in data.get("stacks", {}).items()},
     }
 
 

@@ -98,6 +98,7 @@ class Sizes:
     mat_tiles: int
     cards: int
     merchant_spaces: int
+    stack_tiles: int
 
     @classmethod
     def of(cls, rs: Any) -> Sizes:
@@ -117,6 +118,7 @@ class Sizes:
             cards=max((rs.deck_size(p) for p in rs.players), default=0)
             + sum(wild.count for wild in rs.wild_cards.values()),
             merchant_spaces=max((sum(table.get(p, 0) for table in spaces) for p in rs.players), default=0),
+            stack_tiles=max((len(s.pile(p)) for s in rs.stacks.values() for p in rs.players), default=0),
         )
 
 
@@ -155,6 +157,8 @@ class BrassVocabulary:
         self.loan_terms = add(RecordType("loan_terms", "The terms of a Loan."))
         self.income_terms = add(RecordType("income_terms", "Facts of the income track."))
         self.track = add(RecordType("track", "A track the ruleset defines (`tracks:`), by id.", ids=_ids(rs.tracks)))
+        self.stack = add(RecordType("stack", "A stack of face-down tiles the ruleset defines (`stacks:`), by id.",
+                                    ids=_ids(rs.stacks)))
 
     def _define_fields(self) -> None:
         rs = self.rs
@@ -237,6 +241,7 @@ class BrassVocabulary:
         f(self.income_terms, "start_position", INT, "Track position at the start.", lambda _: rs.income.start_position)
         f(self.income_terms, "positions", INT, "Number of track positions.", lambda _: rs.income.positions)
         f(self.track, "name", STR, "Printed name.", _by_id(rs.tracks, "name"))
+        f(self.stack, "name", STR, "Printed name.", _by_id(rs.stacks, "name"))
         for name, key in (("start", "start"), ("lowest", "min"), ("highest", "max")):  # min, max: reserved words
             f(self.track, name, INT, f"The track's `{key}` (tracks: in the ruleset).", _by_id(rs.tracks, key))
 
@@ -256,7 +261,8 @@ class BrassVocabulary:
                                (self.resource, len(self.rs.resources)), (self.era, sizes.eras),
                                (self.slot, sizes.slots), (self.tile, sizes.slots), (self.mat_tile, sizes.mat_tiles),
                                (self.card, sizes.cards), (self.merchant_tile, sizes.merchant_spaces),
-                               (self.network_option, sizes.network_options), (self.track, len(self.rs.tracks))):
+                               (self.network_option, sizes.network_options), (self.track, len(self.rs.tracks)),
+                               (self.stack, len(self.rs.stacks))):
             limit(record, length)
 
     # -- names ---------------------------------------------------------------
@@ -296,6 +302,12 @@ class BrassVocabulary:
              "round <= rounds_in_era - 4", lambda env: rs.setup.rounds_per_era[len(game(env).players)])
         fn("track", (Param("t", self.track),), INT, "The value of a track the ruleset defines (`tracks:`).",
            "track(\"demand\") < 3", lambda env, t: game(env).state.tracks[t])
+        stack = Param("s", self.stack)
+        fn("stack_size", (stack,), INT, "Face-down tiles left in a stack the ruleset defines (`stacks:`).",
+           "stack_size(\"market_tiles\") > 0", lambda env, s: len(game(env).state.stacks[s]))
+        fn("drawn", (stack,), ListType(INT), "The values of the tiles drawn from a stack, face up, first drawn first.",
+           "sum(v for v in drawn(\"market_tiles\")) >= 8", lambda env, s: list(game(env).state.drawn[s]),
+           max_length=self.sizes.stack_tiles)
         fn("hand_size", (p,), INT, "Cards in a player's hand.", "hand_size(me) >= 2", lambda env, q: len(q.hand))
         fn("discard_size", (p,), INT, "Cards on a player's discard pile.", "discard_size(me) == 1",
            lambda env, q: len(q.discard))

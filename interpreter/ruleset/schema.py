@@ -232,6 +232,12 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "min": req(ints(-MAX_AMOUNT, MAX_AMOUNT)),
         "max": req(ints(-MAX_AMOUNT, MAX_AMOUNT)),
     })),
+    # ruleset-defined random stacks: face-down tiles showing a number, drawn by the `draw` effect
+    "stacks": table_of(record({
+        "name": req({"type": "string"}),
+        "tiles": req({"type": "dict", "minlength": 1, "keysrules": ints(-MAX_AMOUNT, MAX_AMOUNT),
+                      "valuesrules": per_player_count(NON_NEG)}),  # value shown -> copies per player count
+    })),
     # income.yaml
     "income_track": req(record({
         "start_position": req(ints(0, (2 * MAX_INCOME_LEVEL + 1) * MAX_COUNT)),
