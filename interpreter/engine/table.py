@@ -26,7 +26,7 @@ from interpreter.engine.rng import Rng
 from interpreter.engine.sourcing import Sourcing
 from interpreter.engine.state import Card, GameState, MerchantSpace, PlacedTile, Player, copy_state
 from interpreter.engine.values import describe
-from interpreter.ruleset.model import EffectStep, Ruleset, Slot, TileSpec
+from interpreter.ruleset.model import EffectStep, Resource, Ruleset, Slot, TileSpec
 from interpreter.ruleset.primitives import GameQueries
 
 
@@ -58,7 +58,7 @@ class Table:
         self.cards = cards
         self.network = network if network is not None else LinkNetwork(ruleset)
         self.board = board if board is not None else Board(ruleset)
-        self.sourcing = Sourcing(ruleset, state, self.network, self.board.slot_order)
+        self.sourcing = Sourcing(ruleset, state, self.network, self.board.slot_order, self.access_through)
         self.cache: dict[Any, Any] = {}  # facts derived from the state, emptied whenever it changes
         self.answers: dict[str, Any] = {}  # answers to the questions of the effect step now running
         self.step: EffectStep | None = None  # the effect step now running (its rule is cited by its questions)
@@ -150,8 +150,18 @@ class Table:
         self.network.update(self.state.links)
         return self.network.connected(a, b)
 
-    def connected_to_merchant(self, location: str) -> bool:
-        return self.sourcing.connected_to_merchant(location)
+    def connected_to_merchant(self, location: str, resource: Resource | None = None) -> bool:
+        return self.sourcing.connected_to_merchant(location, resource)
+
+    def access_through(self, resource: Resource) -> list[str]:
+        """The locations that reach the resource's market now (its `access_through`, which may read
+        the board: a tile built there), remembered until the state changes."""
+        key = ("access", resource.id)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = [loc for loc in self.ruleset.locations
+                                       if resource.access_through(Env(self, {"l": loc}))]
+        return found
 
     def has_board_tiles(self, player: Player) -> bool:
         return any(t.owner is player for t in self.state.tiles.values()) or player.seat in self.state.links.values()

@@ -167,6 +167,7 @@ def _compile(doc: Document, sink: DiagnosticSink, trees: dict[str, ast.Node]) ->
     compiler = RulesetCompiler(doc, build_registry(ruleset), sink, trees)
     ruleset.eras = compiler.eras()
     ruleset.merchants = compiler.merchants()
+    ruleset.resources = compiler.resources(ruleset.resources)  # their `access_through`, if any
     ruleset.round_end = compiler.round_end()
     ruleset.game_end = compiler.game_end()
     ruleset.actions = compiler.actions()

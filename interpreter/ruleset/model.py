@@ -151,6 +151,8 @@ class Resource:
     sell_on_build: str
     sources_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # action id -> its own sources
     source_rules: Mapping[str, str] = field(default_factory=dict)  # source kind -> the rule a wrong choice breaks
+    # `access_through`: which locations (`l`) reach the market, as the state stands (None: the merchant locations)
+    access_through: Any = None
 
     def sources_for(self, action: str | None) -> tuple[str, ...]:
         """Where the resource may come from for this action (the action's own list, else `sources`)."""

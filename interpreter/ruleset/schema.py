@@ -216,6 +216,8 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "choice": {"type": "string", "allowed": ["in_order", "any_mix"]},
         "market": ID,
         "market_access": {"type": "string", "allowed": ["merchant_connection", "anywhere"]},
+        # the locations a `merchant_connection` reaches the market through (bool, `l`: a location)
+        "access_through": EXPR,
         "sell_on_build": req({"type": "string", "allowed": ["merchant_connection", "always", "never"]}),
         # per source kind, the rule a move that names a source of that kind wrongly is refused with
         "source_rules": {"type": "dict", "keysrules": SOURCE_KIND, "valuesrules": record({})},
