@@ -101,6 +101,47 @@ def test_a_draw_that_reaches_x_fails_the_sale() -> None:
         "The Distant Market is closed (its marker is on X) until the era ends."
 
 
+def two_mills(marker: int, top: list[int]) -> Game:
+    """`seller` with a second tile to sell, a Manufacturer I at Birmingham, and Oxford's two
+    spaces wild merchants with their barrels."""
+    g = seller(marker, top)
+    merchants(g, {"oxford/0": "wild", "oxford/1": "wild"})
+    tile(g, 1, "birmingham/1", "manufacturer", 1)
+    return g
+
+
+def two_sales(g: Game) -> dict:
+    return {"action": "sell", "card": card_id(g, 1, "dudley"),
+            "sales": [{"tile": "birmingham/0", "merchant": "oxford/0", "merchant_beer": True},
+                      {"tile": "birmingham/1", "merchant": "oxford/1", "merchant_beer": True}]}
+
+
+def test_each_sale_draws_its_own_tile() -> None:
+    """Tiles 1 then 2: the marker goes 1 -> 2 (+3) -> 4 (+2); each sale also takes an Oxford barrel
+    (+2) and flips its tile (+5): 10 + 10 + 9 -> 29."""
+    g = two_mills(1, [2, 1])
+    g.apply(two_sales(g))
+    assert g.state.tiles["birmingham/0"].flipped and g.state.tiles["birmingham/1"].flipped
+    assert (g.state.tracks["distant_market"], g.table.player(1).income_position) == (4, 29)
+    assert g.state.drawn["dm_tiles"] == [1, 2]
+
+
+def test_a_failed_draw_ends_the_sell() -> None:
+    """Marker on 6, top tile 4: the first sale reaches X, flips nothing (barrel only: 10 -> 12), and
+    the Sell ends at once: the second sale of a whole action is refused with R-DM-01; taken one
+    decision at a time, nothing of the Sell is left to decide and the second mill stays unflipped."""
+    g = two_mills(6, [2, 4])
+    assert "R-DM-01" in refused(g, two_sales(g))
+    g.apply({"action": "sell"})
+    g.apply({"card": card_id(g, 1, "dudley")})
+    for decision in ({"tile": "birmingham/0"}, {"merchant": "oxford/0"}, {"merchant_beer": True}):
+        g.apply(decision)
+    assert g.pending is None and {"tile": "birmingham/1"} not in g.legal_actions()
+    assert not g.state.tiles["birmingham/0"].flipped and not g.state.tiles["birmingham/1"].flipped
+    assert (g.state.tracks["distant_market"], g.table.player(1).income_position) == (9, 12)
+    assert g.state.drawn["dm_tiles"] == [4] and g.state.actions_left == 1
+
+
 def test_a_zero_tile_keeps_the_marker() -> None:
     """4 players (the 2-player pile has no 0): top tile 0 on space 2, the marker stays, +3 income;
     flip +5 and barrel +2: 10 -> 20."""
