@@ -163,7 +163,7 @@ def test_bad_tracks_are_located(tmp_path: Path, text: str, line: int, message: s
     assert any(at == line + 4 and message in said for at, said in found), found
 
 
-@pytest.mark.parametrize("variant", ["demand-track", "shipyards", "late-loans"])
+@pytest.mark.parametrize("variant", ["demand-track", "shipyards", "late-loans", "two-buyers", "mill-trade"])
 def test_the_test_variants_play_with_invariants_checked(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
     """`brass simulate <variant> --players 4 --games 2 --seed 1 --check` finishes (bots, every
     invariant checked after each decision)."""
