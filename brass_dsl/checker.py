@@ -121,11 +121,23 @@ class _Checker:
         `hint` is given to whichever operand is checked first. If that one fails, an
         empty list `[]` is not checked: it could only fail for want of a hint.
         """
-        if _is_flexible(first) and not _is_flexible(second):
+        if self.flexible(first, scope) and not self.flexible(second, scope):
             b, a = self.check_hinted(second, first, scope, hint_first, hint)
         else:
             a, b = self.check_hinted(first, second, scope, hint_second, hint)
         return a, b
+
+    def flexible(self, node: ast.Node, scope: Scope) -> bool:
+        """A literal whose type depends on where it is used, or a word that names nothing (checked
+        last too, so that its error can say what the other side expects: `era == canal` is
+        probably the era "canal", written without its quotes)."""
+        if _is_flexible(node):
+            return True
+        if not isinstance(node, ast.Name) or node.name in scope:
+            return False
+        registry = self.registry
+        return (registry.lookup_name(node.name) is None and registry.lookup_function(node.name) is None
+                and registry.hidden_reason(node.name) is None)
 
     def check_hinted(
         self, provider: ast.Node, receiver: ast.Node, scope: Scope, hint_from: Callable[[DslType], Hint], hint: Hint
@@ -180,8 +192,9 @@ class _Checker:
         element: Hint = None
         results: dict[int, typed.Typed | None] = {}
         # Non-literal items first: their type, else the hint, tells literals what they denote.
-        for i in sorted(range(len(node.items)), key=lambda i: _is_flexible(node.items[i])):
-            item_hint = (element or _element_of(hint)) if _is_flexible(node.items[i]) else None
+        flexible = [self.flexible(item, scope) for item in node.items]
+        for i in sorted(range(len(node.items)), key=lambda i: flexible[i]):
+            item_hint = (element or _element_of(hint)) if flexible[i] else None
             results[i] = result = self.check(node.items[i], scope, item_hint)
             element = element or (result.type if result else None)
         element = element or _element_of(hint)
@@ -212,7 +225,7 @@ class _Checker:
             self.error(f"'{node.name}' is not available here: {reason}", node)
         else:
             known = [*scope, *(e.name for e in self.registry.names())]
-            self.error(f"unknown name '{node.name}'{did_you_mean(node.name, known)}", node)
+            self.error(f"unknown name '{node.name}'{_unquoted_hint(node.name, hint, known)}", node)
         return None
 
     def attribute(self, node: ast.Attribute, scope: Scope, hint: Hint) -> typed.Typed | None:
@@ -229,6 +242,9 @@ class _Checker:
 
     def call(self, node: ast.Call, scope: Scope, hint: Hint) -> typed.Typed | None:
         entry = self.registry.lookup_function(node.function)
+        looked_up = self.registry.lookup_type(node.function) if entry is None else None
+        if looked_up is not None and looked_up.ids is not None:
+            return self.lookup(node, looked_up, scope)
         if entry is None:
             self.check_all(node.args, scope)  # still report the problems inside the arguments
             self.unknown_function(node)
@@ -247,9 +263,21 @@ class _Checker:
         )
         return None if checked is None else typed.CallFunction(entry.returns, node, entry, checked)
 
+    def lookup(self, node: ast.Call, t: RecordType, scope: Scope) -> typed.Typed | None:
+        """`era("canal")`: a type named like a function, with one id in quotes, is that value (so
+        that its fields can be read: `market("coal").empty_price`)."""
+        if len(node.args) != 1 or not isinstance(node.args[0], ast.StrLit):
+            self.check_all(node.args, scope)
+            self.error(f"{t}(…) names one {t} by its id in quotes, like {t}(\"{_first_id(t)}\")", node)
+            return None
+        return self.check(node.args[0], scope, t)
+
     def unknown_function(self, node: ast.Call) -> None:
         if self.registry.lookup_name(node.function) is not None:
             self.error(f"'{node.function}' is not a function", node)
+            return
+        if (reason := self.registry.hidden_reason(node.function)) is not None:
+            self.error(f"'{node.function}' is not available here: {reason}", node)
             return
         known = (f.name for f in self.registry.functions())
         self.error(f"unknown function '{node.function}'{did_you_mean(node.function, known)}", node)
@@ -423,6 +451,22 @@ def _complete(items: list[typed.Typed | None]) -> tuple[typed.Typed, ...] | None
     """The items if none failed, else None."""
     present = tuple(item for item in items if item is not None)
     return present if len(present) == len(items) else None
+
+
+def _first_id(t: RecordType) -> str:
+    ids = sorted(t.ids()) if t.ids is not None else []
+    return ids[0] if ids else "id"
+
+
+def _unquoted_hint(word: str, hint: Hint, known: Iterable[str]) -> str:
+    """The end of "unknown name 'canal'": where the other side is an id or a text, the word was
+    probably meant in quotes (`era == canal`); else the closest known name."""
+    if isinstance(hint, RecordType) and hint.ids is not None and word in hint.ids():
+        return f"; ids are written in quotes: did you mean the {hint} \"{word}\"?"
+    suggestion = did_you_mean(word, known)
+    if hint == STR and not suggestion:
+        return f"; to compare with the word {word}, write it in quotes: \"{word}\""
+    return suggestion
 
 
 def _call_example(entry: FunctionEntry) -> str:

@@ -44,10 +44,12 @@ Failure = Callable[[str], DslEvaluationError]  # message -> error at a fixed pla
 class CompiledExpression:
     """A checked, compiled expression: call it with an `Env` to evaluate it.
 
-    `fn` is the bare closure, for callers that want to skip one call in hot loops.
+    `fn` is the bare closure, for callers that want to skip one call in hot loops. `tree` is the
+    checked, typed tree it was compiled from, for tools that read what an expression says
+    (`brass lint` finds a misspelt word compared with a field).
     """
 
-    __slots__ = ("fn", "functions_used", "names_used", "origin", "text", "type")
+    __slots__ = ("fn", "functions_used", "names_used", "origin", "text", "tree", "type")
 
     def __init__(
         self,
@@ -57,6 +59,7 @@ class CompiledExpression:
         names_used: frozenset[str],
         functions_used: frozenset[str],
         fn: Fn,
+        tree: typed.Typed | None = None,
     ) -> None:
         self.text = text
         self.type = type
@@ -64,6 +67,7 @@ class CompiledExpression:
         self.names_used = names_used
         self.functions_used = functions_used
         self.fn = fn
+        self.tree = tree
 
     def __call__(self, env: Env) -> Any:
         return self.fn(env)
@@ -92,7 +96,8 @@ def compile_expression(
         tree = parse(text, origin)
     checked = check(tree, registry, text, expect=expect, origin=origin)
     fn = _Compiler(text, origin).compile(checked.tree)
-    return CompiledExpression(text, checked.tree.type, origin, checked.names_used, checked.functions_used, fn)
+    return CompiledExpression(text, checked.tree.type, origin, checked.names_used, checked.functions_used, fn,
+                              checked.tree)
 
 
 # ---------------------------------------------------------------- constants

@@ -151,8 +151,9 @@ class Registry:
         return register
 
     def without(self, hidden: Mapping[str, str]) -> Registry:
-        """A child registry in which these names of its parents are not visible; each maps to the
-        reason, which the checker gives instead of "unknown name" (`me` outside an action)."""
+        """A child registry in which these names and functions of its parents are not visible; each
+        maps to the reason, which the checker gives instead of "unknown name" (`me` outside an
+        action, a function about the game in a rule text read when the ruleset loads)."""
         child = Registry(self)
         child._hidden = dict(hidden)
         return child
@@ -160,7 +161,7 @@ class Registry:
     def hidden_reason(self, name: str) -> str | None:
         """Why `name` is not visible here, if a registry of the chain hides it."""
         for registry in self._chain():
-            if name in registry._names:
+            if name in registry._names or name in registry._functions:
                 return None
             if name in registry._hidden:
                 return registry._hidden[name]
@@ -190,7 +191,13 @@ class Registry:
         return None
 
     def lookup_function(self, name: str) -> FunctionEntry | None:
-        return self._find(lambda r: r._functions.get(name))
+        for registry in self._chain():
+            found = registry._functions.get(name)
+            if found is not None:
+                return found
+            if name in registry._hidden:
+                return None
+        return None
 
     def lookup_type(self, name: str) -> RecordType | None:
         return self._find(lambda r: r._types.get(name))
@@ -206,7 +213,12 @@ class Registry:
 
     def functions(self) -> list[FunctionEntry]:
         """Every visible function, sorted."""
-        return sorted(self._collect(lambda r: r._functions.values()), key=lambda e: e.name)
+        entries: dict[str, FunctionEntry] = {}
+        for registry in reversed(list(self._chain())):  # the nearest registry decides
+            for name in registry._hidden:
+                entries.pop(name, None)
+            entries.update(registry._functions)
+        return sorted(entries.values(), key=lambda e: e.name)
 
     def types(self) -> list[RecordType]:
         """Every visible record type, sorted."""

@@ -86,7 +86,9 @@ class Field:
     `of_value(obj)`, when set, is the same getter for a field that needs nothing but the object
     (most do): compiled code calls it directly, one call less on the hottest path.
     `max_length`, for a list field, is the most items it can hold (None: as many as any list of
-    its item type, `Registry.max_length`); it bounds the work of aggregates over it."""
+    its item type, `Registry.max_length`); it bounds the work of aggregates over it.
+    `words`, for a str field whose values are a known set of words (a location's `kind`), gives
+    them: a tool can then tell a misspelt word compared with the field (`brass lint`)."""
 
     name: str
     type: DslType
@@ -94,6 +96,7 @@ class Field:
     get: Callable[[Env, Any], Any]
     of_value: Callable[[Any], Any] | None = None
     max_length: int | None = None
+    words: Callable[[], Collection[str]] | None = None
 
 
 class RecordType(DslType):
@@ -122,10 +125,11 @@ class RecordType(DslType):
         return self._name
 
     def add_field(self, name: str, type: DslType, doc: str, get: Callable[[Env, Any], Any] | None = None, *,
-                  of_value: Callable[[Any], Any] | None = None, max_length: int | None = None) -> None:
+                  of_value: Callable[[Any], Any] | None = None, max_length: int | None = None,
+                  words: Callable[[], Collection[str]] | None = None) -> None:
         """Declare a field read by `get(env, obj)` or, when it needs only the object, by
         `of_value(obj)` (give one of them); a duplicate or unwritable name is a ValueError.
-        `max_length`: see `Field`."""
+        `max_length` and `words`: see `Field`."""
         check_identifier(name, "field name")
         if name in self.fields:
             raise ValueError(f"type {self.name} already has a field {name!r}")
@@ -134,7 +138,7 @@ class RecordType(DslType):
         if get is None:
             assert of_value is not None  # exactly one of the two was given (checked just above)
             get = _getter_of_value(of_value)
-        self.fields[name] = Field(name, type, doc, get, of_value, max_length)
+        self.fields[name] = Field(name, type, doc, get, of_value, max_length, words)
 
     def __repr__(self) -> str:
         return f"RecordType({self.name!r})"

@@ -257,3 +257,34 @@ def test_booleans_are_not_numbers_and_expressions_are_told_apart() -> None:
         (ADDED, "actions.loan.effects[1].consume.when", None),
     ]
     assert found[-1].expression and not found[-2].expression
+
+
+def test_list_entries_without_ids_match_by_content_and_name() -> None:
+    """Removing one step of four is one change, not the three after it changed; a changed entry is
+    matched with its namesake even when it moved."""
+    a = doc("a.yaml", """
+        end:
+          - score_links
+          - score_tiles
+          - {remove_tiles: {where: t.level == 1}}
+          - refill_merchant_beer
+        requires:
+          - {rule: R-A, check: x > 1, message: One.}
+          - {rule: R-B, check: y > 1, message: Two.}
+          - {rule: R-C, check: z > 1, message: Three.}
+        """)
+    b = doc("b.yaml", """
+        end:
+          - score_links
+          - {remove_tiles: {where: t.level == 1}}
+          - refill_merchant_beer
+        requires:
+          - {rule: R-C, check: z > 2, message: Three.}
+          - {rule: R-A, check: x > 1, message: One.}
+          - {rule: R-B, check: y > 1, message: Two.}
+        """)
+    found = diff_documents(a, b)
+    assert [(c.kind, c.path, str(c.where)) for c in found] == [
+        (REMOVED, "end[1]", "a.yaml:3:5"),
+        (VALUE, "requires[0].check", "b.yaml:6:24"),   # R-C, moved to the front
+    ]

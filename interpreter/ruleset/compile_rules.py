@@ -4,19 +4,18 @@ Each expression is checked against the ruleset's vocabulary (`primitives.py`) wi
 the names in scope at that point (an action's earlier choices, its derived values,
 `nth` inside a repeated part, `t` or `p` where an effect binds them) and compiled
 once. Every error is collected with its file, line and column; nothing is
-evaluated here.
+evaluated here, except the {…} parts of texts that read only the ruleset (templates.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any
 
 from brass_dsl import BOOL, INT, STR, DslError, ListType, RecordType, Registry, ast, compile_expression
-from brass_dsl.source import ExpressionOrigin, SourcePos
+from brass_dsl.source import ExpressionOrigin
 from interpreter.ruleset.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectSpec
 from interpreter.ruleset.errors import DiagnosticSink
 from interpreter.ruleset.model import (
@@ -33,6 +32,8 @@ from interpreter.ruleset.model import (
     Requirement,
     Resource,
 )
+from interpreter.ruleset.primitives import GAME_FUNCTIONS, GAME_NAMES, ruleset_only
+from interpreter.ruleset.templates import TextContext, template_parts
 from interpreter.ruleset.yaml_source import Document
 
 # Keys every effect step may have besides its effect's own arguments: `when` (run the step only if
@@ -40,7 +41,6 @@ from interpreter.ruleset.yaml_source import Document
 STEP_KEYS = ("when", "rule")
 
 Path = tuple[Any, ...]
-PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 SCALARS = {"int": INT, "bool": BOOL, "str": STR}
 
 
@@ -48,10 +48,13 @@ class RulesetCompiler:
     """Compiles the expression-bearing sections of one validated ruleset."""
 
     def __init__(self, doc: Document, registry: Registry, sink: DiagnosticSink,
-                 trees: dict[str, ast.Node] | None = None) -> None:
+                 trees: dict[str, ast.Node] | None = None, *, partial: bool = False) -> None:
         self.doc = doc
         self.registry = registry
         self.sink = sink
+        # After errors in other sections, some of the data a {…} text reads may be missing: a part
+        # that cannot be worked out then says nothing (those errors say why).
+        self.partial = partial
         # The syntax tree of every text compiled, by text: given (from the ruleset cache), each
         # text found there is not parsed again; every text parsed here is added.
         self.trees: dict[str, ast.Node] = {} if trees is None else trees
@@ -121,18 +124,26 @@ class RulesetCompiler:
     # -- messages ----------------------------------------------------------------
 
     def message(self, path: Path, registry: Registry) -> tuple[tuple[str, Any], ...]:
-        """Split a message into text and compiled {expression} parts."""
-        text: str = self._value(path)
-        origin = self.doc.origin(path)
-        parts: list[tuple[str, Any]] = []
-        last = 0
-        for match in PLACEHOLDER.finditer(text):
-            parts.append((text[last:match.start()], None))
-            compiled = self._compile(match.group(1), _shifted(origin, text, match.start(1)), registry, None)
-            parts.append(("", compiled))
-            last = match.end()
-        parts.append((text[last:], None))
-        return tuple(p for p in parts if p[0] or p[1] is not None)
+        """Split a message into text and compiled {expression} parts; a part that reads only the
+        ruleset is worked out now, as text (templates.py)."""
+        return template_parts(self._value(path), self.doc.origin(path),
+                              lambda text, origin: self._compile(text, origin, registry, None), self.text_context())
+
+    def rule_texts(self) -> dict[str, str]:
+        """Each rule's text with its {…} parts worked out from the ruleset (templates.py)."""
+        scope = ruleset_only(self.registry)
+        texts = {}
+        for rule_id, rule in self.doc.data["rules"].items():
+            path = ("rules", rule_id, "text")
+            parts = template_parts(rule["text"], self.doc.origin(path),
+                                   lambda text, origin: self._compile(text, origin, scope, None),
+                                   self.text_context(), dynamic=False)
+            texts[rule_id] = "".join(text for text, _ in parts)
+        return texts
+
+    def text_context(self) -> TextContext:
+        ruleset_names = {entry.name for entry in self.registry.names()} - set(GAME_NAMES)
+        return TextContext(self.doc.data, ruleset_names, GAME_FUNCTIONS, self.sink, quiet=self.partial)
 
     # -- effects -----------------------------------------------------------------
 
@@ -345,14 +356,6 @@ def _as_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def _shifted(origin: ExpressionOrigin, text: str, offset: int) -> ExpressionOrigin:
-    """The origin of a {placeholder} inside a message, exact when the message is on one line."""
-    if "\n" in text[:offset] or origin.style not in ("", "'", '"'):
-        return origin
-    start = origin.start
-    return ExpressionOrigin(SourcePos(start.file, start.line, start.col + offset), origin.style)
 
 
 def _suggest(name: str, known: Any) -> str:

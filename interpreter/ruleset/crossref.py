@@ -25,17 +25,45 @@ PLAYER_COUNT_TABLES: tuple[tuple[str, ...], ...] = (
 )
 
 
-class CrossChecker:
-    """Checks the references of one validated ruleset document."""
+# The sections each check reads: a check is left out when one of them failed the structure check
+# (it would only add noise about a section already reported), so the others still run.
+READS: dict[str, tuple[str, ...]] = {
+    "check_locations": ("industries", "locations", "colour_groups"),
+    "check_links": ("locations", "links"),
+    "check_industries": ("industries", "resources", "tiles"),
+    "check_tiles": ("industries", "eras", "tiles"),
+    "check_cards": ("locations", "industries", "cards"),
+    "check_merchants": ("locations", "industries", "merchants", "merchant_tiles", "players"),
+    "check_resources": ("resources", "markets", "actions"),
+    "check_income": ("income_track",),
+    "check_eras": ("eras",),
+    "check_tracks": ("tracks",),
+    "check_player_count_tables": ("players", "cards", "merchants", "merchant_tiles", "setup", "stacks"),
+    "check_rule_citations": ("rules",),
+    "check_actions": ("actions",),
+    "check_card_arithmetic": ("setup", "players", "cards", "eras"),
+    "check_game_end": ("game_end", "eras"),
+    "check_totals": ("tiles", "wild_cards", "players", "cards", "merchants", "stacks"),
+}
 
-    def __init__(self, doc: Document, sink: DiagnosticSink) -> None:
+
+class CrossChecker:
+    """Checks the references of one validated ruleset document; `broken` names the sections that
+    failed the structure check (the checks reading them are left out). `failed` receives the path
+    of every error reported, so that compiling can leave out what they are about."""
+
+    def __init__(self, doc: Document, sink: DiagnosticSink, broken: frozenset[str] = frozenset()) -> None:
         self.doc = doc
         self.data: Mapping[str, Any] = doc.data
         self.sink = sink
+        self.broken = broken
+        self.failed: set[tuple[str, Path]] = set()  # (the check, the path of its error)
+        self.current = ""
 
     # -- helpers -----------------------------------------------------------------
 
     def error(self, path: Path, message: str, *, key: bool = False) -> None:
+        self.failed.add((self.current, path))
         self.sink.error(self.doc.pos(path, key=key), message)
 
     def expect_in(self, value: Any, known: Iterable[str], what: str, path: Path) -> bool:
@@ -57,7 +85,16 @@ class CrossChecker:
                       self.check_cards, self.check_merchants, self.check_resources, self.check_income,
                       self.check_eras, self.check_tracks, self.check_player_count_tables, self.check_rule_citations,
                       self.check_actions, self.check_card_arithmetic, self.check_game_end, self.check_totals):
-            check()
+            if self.broken.intersection(READS[check.__name__]):
+                continue
+            self.current = check.__name__
+            if not self.broken:
+                check()
+                continue
+            try:
+                check()
+            except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+                continue  # a value of the wrong shape deep inside: the structure errors say why
 
     def check_locations(self) -> None:
         industries = self.data["industries"]
@@ -284,8 +321,12 @@ class CrossChecker:
     def check_rule_citations(self) -> None:
         rules = self.data["rules"]
         for path, rule_id in rule_citations(self.data, ()):
-            if path[0] != "rules":
-                self.expect_in(rule_id, rules, "rule ID", path)
+            if path[0] != "rules" and rule_id not in rules:
+                import difflib  # only for a message: not imported with the module
+
+                hint = difflib.get_close_matches(str(rule_id), list(rules), n=1)
+                suffix = f"; did you mean '{hint[0]}'?" if hint else ""
+                self.error(path, f"unknown rule ID '{rule_id}'{suffix} {where_rules_are(self.doc)}")
 
     def _match(self, node: Any, pattern: tuple[str, ...], path: Path) -> Iterator[tuple[Path, Any]]:
         if not pattern:
@@ -317,6 +358,18 @@ def rule_citations(node: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
             yield from rule_citations(item, path + (i,))
 
 
-def check_references(doc: Document, sink: DiagnosticSink) -> None:
-    """Report every broken cross-reference of a structurally valid ruleset."""
-    CrossChecker(doc, sink).run()
+def where_rules_are(doc: Document) -> str:
+    """Where a forgotten rule ID is to be declared, for the end of a message about it."""
+    declared = doc.pos(("rules",), key=True)
+    place = f" of {declared.file}" if declared is not None else ""
+    return (f"(a rule ID must first be declared in the rule index: the 'rules:' section{place}, or a 'rules:' "
+            "section in this ruleset's own files)")
+
+
+def check_references(doc: Document, sink: DiagnosticSink,
+                     broken: frozenset[str] = frozenset()) -> set[tuple[str, Path]]:
+    """Report every broken cross-reference of a ruleset; with `broken`, of the sections that passed
+    the structure check. Returns each error reported, as the name of its check and its path."""
+    checker = CrossChecker(doc, sink, broken)
+    checker.run()
+    return checker.failed

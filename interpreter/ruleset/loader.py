@@ -3,16 +3,19 @@
     load_ruleset("birmingham")               # a built-in ruleset, by name
     load_ruleset("rulesets/my-variant")      # any ruleset folder
 
-Each stage collects every problem it finds; a stage runs only when the one before
-it found none (a cross-reference check on a malformed section would only produce
-noise). A loaded ruleset is cached per process and served again as long as none of
-its files (nor its bases' files) changed. Between processes, what reading and checking
+Each stage collects every problem it finds, and every stage runs on what the stages before it
+found well formed, so one run reports every independent error: a structure error leaves out only
+its action (or the checks and compiling that read its section, which would only produce noise),
+not the condition-language errors of the other actions. Reading and merging the files must
+succeed first (there is no document without them). A loaded ruleset is cached per process and
+served again as long as none of its files (nor its bases' files) changed. Between processes, what reading and checking
 a valid ruleset concluded is cached on disk (`ruleset_cache`): a new process then only
 builds the model and compiles the expressions.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -118,7 +121,7 @@ def _load_cached(folder: Path) -> Ruleset | None:
         ruleset = _compile(hit.document, sink, hit.trees)
     except Exception:  # never seen: what is cached compiled without a problem; the full load will say why
         return None
-    return None if sink.items else _finish(ruleset, hit.document, hit.chain)
+    return None if sink.items or ruleset is None else _finish(ruleset, hit.document, hit.chain)
 
 
 def _load_checked(folder: Path) -> Ruleset:
@@ -130,15 +133,66 @@ def _load_checked(folder: Path) -> Ruleset:
     log = ReadLog()
     doc, chain = resolve_extends(folder, _resolve_for_extends, known_names=rulesets.builtin_names(), log=log)
     sink = DiagnosticSink()
-    if not validate_structure(doc, sink):
+    broken: set[tuple[Any, ...]] = set()
+    validate_structure(doc, sink, broken=broken)
+    if () in broken:  # not even a mapping of sections: nothing later can be checked
         sink.raise_if_any()
-    check_references(doc, sink)
-    sink.raise_if_any()
+    usable, sections = _well_formed(doc, broken)
+    broken |= _unsound(check_references(usable, sink, sections))
     trees: dict[str, ast.Node] = {}
+    if sink.items:
+        _compile_what_is_sound(doc, broken, sink, trees)
+        sink.raise_if_any()
     ruleset = _compile(doc, sink, trees)
     sink.raise_if_any()
+    assert ruleset is not None  # without an earlier error, compiling always gives a ruleset
     ruleset_cache.store(folder, chain, log, doc, trees)
     return _finish(ruleset, doc, chain)
+
+
+def _compile_what_is_sound(doc: Document, broken: set[tuple[Any, ...]], sink: DiagnosticSink,
+                           trees: dict[str, ast.Node]) -> None:
+    """After errors of the earlier stages, compile what they leave sound, for its own errors. The
+    model is built only if every section it reads passed: a section that failed may hold anything
+    (a billion income spaces is refused by the structure check, and must never be expanded)."""
+    usable, sections = _well_formed(doc, broken)
+    if sections & MODEL_SECTIONS:
+        return
+    _compile(usable, sink, trees, skip=sections)
+
+
+def _unsound(failed: set[tuple[str, tuple[Any, ...]]]) -> set[tuple[Any, ...]]:
+    """The paths of cross-reference errors that compiling must leave out: those in a section
+    compiled on its own (a merchant, an action), and those of a section of the model whose bounds
+    failed (totals over tables, the income track). A name that refers to nothing elsewhere in the
+    model (a card's unknown location) harms nothing compiling reads, so the expressions are still
+    checked."""
+    return {path for check, path in failed
+            if path and (path[0] not in MODEL_SECTIONS or check in BOUND_CHECKS)}
+
+
+BOUND_CHECKS = ("check_totals", "check_income")
+
+# The sections the model and the vocabulary are built from (`build_static_model`); the others
+# (eras, merchants, round_end, game_end, actions) are compiled one by one and can be left out.
+MODEL_SECTIONS = frozenset((
+    "name", "title", "version", "players", "description", "rulebook", "rules", "colour_groups", "locations",
+    "links", "industries", "tiles", "cards", "wild_cards", "merchant_tiles", "resources", "markets",
+    "income_track", "setup", "economy", "turns"))
+
+
+def _well_formed(doc: Document, broken: set[tuple[Any, ...]]) -> tuple[Document, frozenset[str]]:
+    """What the later stages can check after errors, so that they still report every independent
+    problem: the document without the actions that have an error (each action is checked and
+    compiled on its own), and the other sections that have one (the checks and compiling that read
+    them are left out; they would only add noise)."""
+    bad_actions = {path[1] for path in broken if len(path) > 1 and path[0] == "actions"}
+    sections = frozenset(path[0] for path in broken if path and not (path[0] == "actions" and len(path) > 1))
+    if not bad_actions or not isinstance(doc.data.get("actions"), dict):
+        return doc, sections
+    data = dict(doc.data)
+    data["actions"] = {aid: action for aid, action in data["actions"].items() if aid not in bad_actions}
+    return Document(data, doc.marks, doc.key_marks, doc.origins), sections
 
 
 def _finish(ruleset: Ruleset, doc: Document, chain: list[Path]) -> Ruleset:
@@ -160,19 +214,41 @@ def _rule_folders(doc: Document, chain: list[Path]) -> dict[str, str]:
     return found
 
 
-def _compile(doc: Document, sink: DiagnosticSink, trees: dict[str, ast.Node]) -> Ruleset:
+def _compile(doc: Document, sink: DiagnosticSink, trees: dict[str, ast.Node],
+             skip: frozenset[str] | None = None) -> Ruleset | None:
     """Build the model and compile every expression against its vocabulary; `trees` holds the
-    syntax tree of texts already parsed, and receives those of the texts parsed here."""
-    ruleset = Ruleset(**build_static_model(doc.data), merchants={}, eras=(), data=doc.data)
-    compiler = RulesetCompiler(doc, build_registry(ruleset), sink, trees)
-    ruleset.eras = compiler.eras()
-    ruleset.merchants = compiler.merchants()
-    ruleset.resources = compiler.resources(ruleset.resources)  # their `access_through`, if any
-    ruleset.round_end = compiler.round_end()
-    ruleset.game_end = compiler.game_end()
-    ruleset.actions = compiler.actions()
+    syntax tree of texts already parsed, and receives those of the texts parsed here. With `skip`
+    (after errors in other sections: the compiled sections that have one), those sections are not
+    compiled, and a part that cannot be built from the data as it is is left out (None if not even
+    the model)."""
+    try:
+        ruleset = Ruleset(**build_static_model(doc.data), merchants={}, eras=(), data=doc.data)
+        compiler = RulesetCompiler(doc, build_registry(ruleset), sink, trees, partial=skip is not None)
+    except Exception:
+        if skip is None:
+            raise
+        return None
     ruleset.registry = compiler.registry
+    for section, build in (("eras", compiler.eras), ("merchants", compiler.merchants),
+                           ("resources", lambda: compiler.resources(ruleset.resources)),  # `access_through`
+                           ("round_end", compiler.round_end), ("game_end", compiler.game_end),
+                           ("actions", compiler.actions), ("rules", compiler.rule_texts)):
+        # rule texts last: one may read any part of the ruleset (a merchant's bonus)
+        if skip is None:
+            _set(ruleset, section, build())
+        elif section not in skip:
+            try:
+                _set(ruleset, section, build())
+            except Exception:  # data of the wrong shape that the earlier errors already report
+                continue
     return ruleset
+
+
+def _set(ruleset: Ruleset, section: str, value: Any) -> None:
+    if section == "rules":  # the texts of the rules, with their {…} parts worked out
+        ruleset.rules = {rid: replace(rule, text=value.get(rid, rule.text)) for rid, rule in ruleset.rules.items()}
+    else:
+        setattr(ruleset, section, value)
 
 
 def _fingerprint(folders: tuple[str, ...]) -> tuple[Any, ...] | None:

@@ -19,17 +19,29 @@ reports that it needs a game instead of guessing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from operator import attrgetter
 from typing import Any, Protocol
 
-from brass_dsl import BOOL, INT, STR, Env, ListType, Param, RecordType, Registry
+from brass_dsl import BOOL, INT, STR, DslError, Env, ListType, Param, RecordType, Registry
+from interpreter.ruleset.effects import EFFECTS
 from interpreter.ruleset.model import NetworkOption, Slot, TileSpec
+from interpreter.ruleset.words import FLIPS, LINK_KINDS, LOCATION_KINDS, WILD_KINDS
 
 # The variable holding the id of the action being decided, for the primitives whose meaning
 # depends on it (a resource's `sources_in`). No expression can name it: '@' is not in names.
 ACTION_VAR = "@action"
+
+# The names and functions that read the game in progress. Everything else reads only the
+# ruleset, so a text can be worked out once when the ruleset loads (`ruleset_only`).
+GAME_NAMES = ("me", "players", "era", "round", "board_tiles", "merchant_tiles", "deck_size", "actions_left",
+              "rounds_in_era")
+GAME_FUNCTIONS = ("network_step", "hand", "income_level", "in_network", "connected", "has_board_tiles",
+                  "tiles_left", "lowest_tile", "tiles_at", "slot_free", "tile_in", "cubes_available",
+                  "can_source", "source_cost", "link_free", "link_icons_at", "links_at", "link_owner",
+                  "hand_size", "discard_size", "track", "stack_size", "drawn")
 
 
 class GameQueries(Protocol):
@@ -156,6 +168,11 @@ class BrassVocabulary:
         self.network_option = add(RecordType("network_option", "Cost of a Network action placing N links in an era."))
         self.loan_terms = add(RecordType("loan_terms", "The terms of a Loan."))
         self.income_terms = add(RecordType("income_terms", "Facts of the income track."))
+        self.setup_terms = add(RecordType("setup_terms", "What each player starts with (`setup`)."))
+        self.shortfall_terms = add(RecordType("shortfall_terms", "What unpaid income costs (`economy.shortfall`)."))
+        self.market = add(RecordType("market_terms", "The terms of a market of cubes (coal, iron), by id: "
+                                     "`market_terms(\"coal\")`.",
+                                     ids=_ids(rs.markets)))
         self.track = add(RecordType("track", "A track the ruleset defines (`tracks:`), by id.", ids=_ids(rs.tracks)))
         self.stack = add(RecordType("stack", "A stack of face-down tiles the ruleset defines (`stacks:`), by id.",
                                     ids=_ids(rs.stacks)))
@@ -172,8 +189,10 @@ class BrassVocabulary:
         f(self.player, "seat", INT, "Seat number, from 1.", attrgetter("seat"))
 
         f(self.location, "name", STR, "Printed name.", _by_id(rs.locations, "name"))
-        f(self.location, "kind", STR, "town, farm_brewery or merchant.", _by_id(rs.locations, "kind"))
-        f(self.location, "group", STR, "Banner colour group ('' if none).", lambda loc: rs.locations[loc].group or "")
+        f(self.location, "kind", STR, "town, farm_brewery or merchant.", _by_id(rs.locations, "kind"),
+          words=lambda: LOCATION_KINDS)
+        f(self.location, "group", STR, "Banner colour group ('' if none).", lambda loc: rs.locations[loc].group or "",
+          words=lambda: ["", *rs.colour_groups])
         f(self.location, "slots", ListType(self.slot), "Industry slots.", _by_id(rs.locations, "slots"),
           max_length=self.sizes.slots_per_location)
         f(self.location, "link_icons", INT, "Printed link icons (merchant locations).",
@@ -186,13 +205,17 @@ class BrassVocabulary:
         f(self.link, "rail", BOOL, "The line takes a rail.", _by_id(rs.links, "rail"))
 
         f(self.industry, "name", STR, "Printed name.", _by_id(rs.industries, "name"))
-        f(self.industry, "flips", STR, "'sold', 'emptied' or 'built'.", _by_id(rs.industries, "flips"))
+        f(self.industry, "flips", STR, "'sold', 'emptied' or 'built'.", _by_id(rs.industries, "flips"),
+          words=lambda: FLIPS)
         f(self.industry, "produces", self.resource, "Resource it produces (none for sold industries).",
           _by_id(rs.industries, "produces"))
 
         f(self.resource, "name", STR, "Printed name.", _by_id(rs.resources, "name"))
         f(self.era, "name", STR, "Printed name.", _era_field(rs, "name"))
-        f(self.era, "link_kind", STR, "'canal' or 'rail'.", _era_field(rs, "link_kind"))
+        f(self.era, "link_kind", STR, "'canal' or 'rail'.", _era_field(rs, "link_kind"), words=lambda: LINK_KINDS)
+        f(self.era, "actions_per_turn", INT, "Actions in a turn.", _era_field(rs, "actions_per_turn"))
+        f(self.era, "first_round_actions", INT, "Actions per turn in the era's first round.",
+          _era_field(rs, "first_round_actions"))
         f(self.era, "network", ListType(self.network_option), "Network options of the era.",
           lambda e: rs.era(e).network, max_length=self.sizes.network_options)
 
@@ -206,6 +229,7 @@ class BrassVocabulary:
                           ("link_icons", "Link icons when flipped."), ("income", "Income spaces on flipping.")):
             f(self.mat_tile, name, INT, doc, _attr(name))
         f(self.mat_tile, "industry", self.industry, "Industry.", attrgetter("industry"))
+        f(self.mat_tile, "copies", INT, "Tiles of this level on each player mat.", attrgetter("count"))
         f(self.mat_tile, "develop", BOOL, "May be removed by Develop (no lightbulb).", attrgetter("develop"))
         f(self.mat_tile, "eras", ListType(self.era), "Eras in which it may be built.", attrgetter("eras"))
 
@@ -219,7 +243,8 @@ class BrassVocabulary:
         f(self.tile, "slot", self.slot, "Slot it stands on.", attrgetter("slot"))
         f(self.tile, "location", self.location, "Location it stands in.", attrgetter("slot.location"))
 
-        f(self.card, "kind", STR, "location, industry, wild_location or wild_industry.", attrgetter("kind"))
+        f(self.card, "kind", STR, "location, industry, wild_location or wild_industry.", attrgetter("kind"),
+          words=lambda: ["location", "industry", *(f"wild_{kind}" for kind in WILD_KINDS)])
         f(self.card, "locations", ListType(self.location), "Locations it lets you build in (none for industry cards).",
           attrgetter("locations"))
         f(self.card, "industries", ListType(self.industry), "Industries it lets you build (all for location cards).",
@@ -244,11 +269,30 @@ class BrassVocabulary:
         f(self.stack, "name", STR, "Printed name.", _by_id(rs.stacks, "name"))
         for name, key in (("start", "start"), ("lowest", "min"), ("highest", "max")):  # min, max: reserved words
             f(self.track, name, INT, f"The track's `{key}` (tracks: in the ruleset).", _by_id(rs.tracks, key))
+        self._define_data_fields()
+
+    def _define_data_fields(self) -> None:
+        """Fields of the ruleset's data that texts repeat (R-SETUP-08's £17, a market's £8 when empty)."""
+        rs, f = self.rs, self._field
+        for name, doc in (("money", "Money each player starts with (£)."), ("vp", "VP each player starts with."),
+                          ("hand_size", "Cards in a hand."), ("face_down_discards", "Cards dealt face down "
+                           "onto each discard pile at setup."), ("links_per_player", "Link tiles per player.")):
+            f(self.setup_terms, name, INT, doc, _data_getter(partial(getattr, rs.setup, name)))
+        f(self.shortfall_terms, "tile_value_divisor", INT, "A removed tile is worth its cost divided by this.",
+          _data_getter(lambda: rs.economy.shortfall_tile_value_divisor))
+        f(self.shortfall_terms, "vp_per_money", INT, "VP lost per £1 still owed.",
+          _data_getter(lambda: rs.economy.shortfall_vp_per_money))
+        f(self.market, "prices", ListType(INT), "The price of each space, cheapest first.",
+          _by_id(rs.markets, "prices"), max_length=max((m.capacity for m in rs.markets.values()), default=0))
+        f(self.market, "start_cubes", INT, "Cubes at setup.", _by_id(rs.markets, "start_cubes"))
+        f(self.market, "empty_price", INT, "Price of a cube when the market is empty.",
+          _by_id(rs.markets, "empty_price"))
+        f(self.market, "spaces", INT, "Spaces of the market.", _by_id(rs.markets, "capacity"))
 
     @staticmethod
     def _field(record: RecordType, name: str, type_: Any, doc: str, get: Callable[[Any], Any], *,
-               max_length: int | None = None) -> None:
-        record.add_field(name, type_, doc, of_value=get, max_length=max_length)
+               max_length: int | None = None, words: Callable[[], Collection[str]] | None = None) -> None:
+        record.add_field(name, type_, doc, of_value=get, max_length=max_length, words=words)
 
     # -- lengths of lists ----------------------------------------------------
 
@@ -261,8 +305,8 @@ class BrassVocabulary:
                                (self.resource, len(self.rs.resources)), (self.era, sizes.eras),
                                (self.slot, sizes.slots), (self.tile, sizes.slots), (self.mat_tile, sizes.mat_tiles),
                                (self.card, sizes.cards), (self.merchant_tile, sizes.merchant_spaces),
-                               (self.network_option, sizes.network_options), (self.track, len(self.rs.tracks)),
-                               (self.stack, len(self.rs.stacks))):
+                               (self.network_option, sizes.network_options), (self.market, len(self.rs.markets)),
+                               (self.track, len(self.rs.tracks)), (self.stack, len(self.rs.stacks))):
             limit(record, length)
 
     # -- names ---------------------------------------------------------------
@@ -279,6 +323,7 @@ class BrassVocabulary:
         name("loan", self.loan_terms, "The terms of a Loan (amount, income_levels).", "loan.amount",
              lambda env: None)
         name("income", self.income_terms, "Facts of the income track.", "income.lowest_level", lambda env: None)
+        self._define_data_names()
         name("me", self.player, "The player taking the action.", "me.money >= 5", _me)
         name("players", ListType(self.player), "Every player, in seat order.", "count(p in players)",
              lambda env: list(game(env).players))
@@ -312,6 +357,27 @@ class BrassVocabulary:
         fn("discard_size", (p,), INT, "Cards on a player's discard pile.", "discard_size(me) == 1",
            lambda env, q: len(q.discard))
 
+    def _define_data_names(self) -> None:
+        """The ruleset's tables as lists, for texts that repeat them (R-SELL-02 lists the industries
+        a merchant may buy)."""
+        rs, name = self.rs, self.registry.add_name
+        name("setup", self.setup_terms, "What each player starts with.", "setup.money == 17", lambda env: None)
+        name("shortfall", self.shortfall_terms, "What unpaid income costs.", "shortfall.vp_per_money == 1",
+             lambda env: None)
+        name("eras", ListType(self.era), "Every era, in the order played.", "count(e in eras)",
+             lambda env: [e.id for e in rs.eras])
+        name("mat_tiles", ListType(self.mat_tile), "Every level of every industry on a player mat.",
+             "sum(t.copies for t in mat_tiles) == 45", lambda env: [t for specs in rs.tiles.values() for t in specs])
+        name("sold_industries", ListType(self.industry), "The industries whose tiles flip when sold (merchants "
+             "buy them).", "count(i in sold_industries) == 3",
+             lambda env: [i for i, industry in rs.industries.items() if industry.flips == "sold"])
+        name("emptied_industries", ListType(self.industry), "The industries whose tiles flip when emptied "
+             "(producers).", "\"coal\" in emptied_industries",
+             lambda env: [i for i, industry in rs.industries.items() if industry.flips == "emptied"])
+        name("merchant_locations", ListType(self.location), "Every merchant location of the board.",
+             "count(l in merchant_locations) == 5",
+             lambda env: [lid for lid, loc in rs.locations.items() if loc.kind == "merchant"])
+
     # -- functions about the ruleset only ---------------------------------------
 
     def _define_ruleset_functions(self) -> None:
@@ -324,10 +390,34 @@ class BrassVocabulary:
         fn("tile_spec", (Param("industry", self.industry), Param("level", INT)), self.mat_tile,
            "The printed stats of an industry's tile of a level.", "tile_spec(\"manufacturer\", 4).cost == 8",
            lambda env, industry, level: _tile_spec(rs, industry, level))
+        self._define_data_functions()
         fn("network_step", (Param("n", INT),), self.network_option,
            "What the n-th link of one Network action adds in the current era (money, coal, beer), "
            "from the era's totals for n and n − 1 links.",
            "network_step(2).money == 10", lambda env, n: _network_step(rs.era(game(env).era), n))
+
+    def _define_data_functions(self) -> None:
+        """Numbers of the ruleset's tables that texts repeat, by player count, era or merchant."""
+        rs, fn = self.rs, self.registry.add_function
+        players = Param("players", INT)
+        fn("rounds_per_era", (players,), INT, "Rounds in each era with this many players.", "rounds_per_era(4) == 8",
+           lambda env, n: _per_players(rs.setup.rounds_per_era, n, rs))
+        fn("deck_cards", (players,), INT, "Cards in the draw deck with this many players.", "deck_cards(2) == 40",
+           lambda env, n: _per_players({p: rs.deck_size(p) for p in rs.players}, n, rs))
+        fn("merchant_spaces", (players,), INT, "Merchant spaces in use (and merchant tiles) with this many players.",
+           "merchant_spaces(3) == 7",
+           lambda env, n: _per_players({p: sum(m.spaces.get(p, 0) for m in rs.merchants.values())
+                                        for p in rs.players}, n, rs))
+        fn("network_row", (Param("era", self.era), Param("links", INT)), self.network_option,
+           "What one Network action placing this many links costs in an era, in total.",
+           "network_row(\"rail\", 2).money == 15", lambda env, era, n: _network_row(rs.era(era), n))
+        fn("output", (Param("tile", self.mat_tile), Param("era", self.era)), INT,
+           "Cubes or barrels a tile receives when built in an era.", "output(tile_spec(\"brewery\", 1), \"rail\") == 2",
+           lambda env, tile, era: tile.output.get(era, 0))
+        fn("bonus", (Param("merchant", self.location), Param("effect", STR)), INT,
+           "The amount of a merchant's beer bonus step (`gain_vp: 4` gives 4); an error if its bonus has no "
+           "such step.", "bonus(\"oxford\", \"advance_income\") == 2",
+           lambda env, merchant, effect: _bonus(rs, merchant, effect))
 
     # -- functions about the game in progress -----------------------------------
 
@@ -448,6 +538,48 @@ def _tile_spec(rs: Any, industry: str, level: int) -> TileSpec:
         if spec.level == level:
             return spec
     raise ValueError(f"{industry} has no level {level} tile")
+
+
+def _data_getter(read: Callable[[], Any]) -> Callable[[Any], Any]:
+    """The getter of a field of a record with a single value (`setup`, `shortfall`): the object
+    is None, the value is read from the ruleset."""
+    return lambda _: read()
+
+
+def _per_players(table: Mapping[int, int], players: int, rs: Any) -> int:
+    if players not in table:
+        raise ValueError(f"the ruleset is played by {', '.join(map(str, rs.players))} players, not {players}")
+    return table[players]
+
+
+def _network_row(era: Any, n: int) -> NetworkOption:
+    found = next((o for o in era.network if o.links == n), None)
+    if found is None:
+        raise ValueError(f"the {era.name} has no Network row for {n} links")
+    return found
+
+
+def _bonus(rs: Any, merchant: str, effect: str) -> int:
+    """The sum of the fixed amounts of the merchant's beer-bonus steps of that effect."""
+    if merchant not in rs.merchants:
+        raise ValueError(f"{merchant} is not a merchant with a beer bonus")
+    if effect not in EFFECTS:
+        raise ValueError(f"there is no effect '{effect}'")
+    steps = [step for step in rs.merchants[merchant].beer_bonus if step.name == effect]
+    if not steps:
+        raise ValueError(f"the beer bonus of {merchant} has no {effect} step")
+    amount = next((p.name for p in EFFECTS[effect].params if p.required and p.type == "int"), None)
+    try:
+        return sum(step.args[amount].fn(Env()) for step in steps) if amount is not None else len(steps)
+    except (DslError, ValueError, KeyError):
+        raise ValueError(f"the {effect} of the beer bonus of {merchant} is not a fixed number") from None
+
+
+def ruleset_only(registry: Registry) -> Registry:
+    """`registry` without the names and functions that read a game in progress: what a text worked
+    out when the ruleset loads (a rule's text) may use."""
+    why = "it is known only during a game, and this text is worked out when the ruleset loads"
+    return registry.without(dict.fromkeys((*GAME_NAMES, *GAME_FUNCTIONS), why))
 
 
 def _network_step(era: Any, n: int) -> NetworkOption:

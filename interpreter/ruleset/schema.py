@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from interpreter.ruleset.errors import DiagnosticSink
+from interpreter.ruleset.words import FLIPS, LINK_KINDS, LOCATION_KINDS, WILD_KINDS
 from interpreter.ruleset.yaml_source import Document
 
 if TYPE_CHECKING:  # cerberus itself is imported when a ruleset is validated, not with this module
@@ -44,6 +45,8 @@ MAX_ERAS = 10
 # Counts add up over tables of any length, so their totals are bounded too (crossref.check_totals):
 # the tiles of one player mat, the deck and the wild cards at one player count, the merchant spaces.
 MAX_TOTAL = 1000
+
+
 
 
 def ints(low: int, high: int) -> dict[str, Any]:
@@ -171,7 +174,7 @@ SECTIONS: dict[str, dict[str, Any]] = {
     "colour_groups": req(table_of(record({"name": req({"type": "string"})}))),
     "locations": req(table_of(record({
         "name": req({"type": "string"}),
-        "kind": req({"type": "string", "allowed": ["town", "farm_brewery", "merchant"]}),
+        "kind": req({"type": "string", "allowed": list(LOCATION_KINDS)}),
         "group": ID,
         "slots": {"type": "list", "maxlength": MAX_COUNT, "schema": {"type": "list", "schema": ID, "minlength": 1}},
         "link_icons": NON_NEG,
@@ -184,7 +187,7 @@ SECTIONS: dict[str, dict[str, Any]] = {
     # industries.yaml
     "industries": req(table_of(record({
         "name": req({"type": "string"}),
-        "flips": req({"type": "string", "allowed": ["sold", "emptied", "built"]}),
+        "flips": req({"type": "string", "allowed": list(FLIPS)}),
         "produces": ID,
     }))),
     "tiles": req(table_of({"type": "list", "schema": TILE, "minlength": 1, "maxlength": MAX_COUNT})),
@@ -195,9 +198,9 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "count": req(per_player_count(NON_NEG)),
     }))),
     "wild_cards": req(table_of(record({
-        "kind": req({"type": "string", "allowed": ["location", "industry"]}),
+        "kind": req({"type": "string", "allowed": list(WILD_KINDS)}),
         "count": req(NON_NEG),
-        "excludes": {"type": "list", "schema": {"type": "string", "allowed": ["town", "farm_brewery", "merchant"]}},
+        "excludes": {"type": "list", "schema": {"type": "string", "allowed": list(LOCATION_KINDS)}},
     }))),
     # merchants.yaml
     "merchants": req(table_of(record({
@@ -269,7 +272,7 @@ SECTIONS: dict[str, dict[str, Any]] = {
     "eras": req({"type": "list", "minlength": 1, "maxlength": MAX_ERAS, "schema": record({
         "id": req(ID),
         "name": req({"type": "string"}),
-        "link_kind": req({"type": "string", "allowed": ["canal", "rail"]}),
+        "link_kind": req({"type": "string", "allowed": list(LINK_KINDS)}),
         "actions_per_turn": req(POS),
         "first_round_actions": POS,
         "network": req({"type": "list", "minlength": 1, "maxlength": MAX_COUNT, "schema": record({
@@ -327,10 +330,14 @@ def _definitions() -> DefinitionSchema:
     return schema
 
 
-def validate_structure(doc: Document, sink: DiagnosticSink, *, partial: bool = False) -> bool:
-    """Check the merged ruleset document's shape; report every problem to `sink`."""
+def validate_structure(doc: Document, sink: DiagnosticSink, *, partial: bool = False,
+                       broken: set[tuple[Any, ...]] | None = None) -> bool:
+    """Check the merged ruleset document's shape; report every problem to `sink`, and add the
+    path of each to `broken` (so that the later stages can leave those parts out)."""
     if not isinstance(doc.data, dict):
         sink.error(doc.pos(()), "a ruleset must be a mapping of sections")
+        if broken is not None:
+            broken.add(())
         return False
     validator = _validator_class()(_definitions(), allow_unknown=False)
     # No normalization: the schema has no rule that normalizes (coerce, default,
@@ -341,6 +348,8 @@ def validate_structure(doc: Document, sink: DiagnosticSink, *, partial: bool = F
         return True
     for error in _leaf_errors(validator._errors):
         path = tuple(error.document_path)
+        if broken is not None:
+            broken.add(path)
         key_error = error.code == 0x03 or error.rule == "required"
         sink.error(doc.pos(path, key=key_error and error.code == 0x03), _message(error, path))
     return False

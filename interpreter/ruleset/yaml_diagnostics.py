@@ -67,11 +67,38 @@ _PROBLEM_WORDS = {
 }
 
 
-def marked_error(exc: yaml.MarkedYAMLError, display: str) -> Diagnostic:
-    """A PyYAML scanner/parser/composer error as a located, readable diagnostic."""
+def marked_error(exc: yaml.MarkedYAMLError, display: str, text: str = "") -> Diagnostic:
+    """A PyYAML scanner/parser/composer error as a located, readable diagnostic; with the file's
+    `text`, a value that ends at its closing quote with more text after it is explained."""
     mark = exc.problem_mark or exc.context_mark
     pos = SourcePos(display, mark.line + 1, mark.column + 1) if mark else SourcePos(display, 1, 1)
-    return Diagnostic(pos, _plain_problem(exc.problem or exc.context or "invalid YAML") + _context_note(exc))
+    message = _plain_problem(exc.problem or exc.context or "invalid YAML") + _context_note(exc)
+    return Diagnostic(pos, message + (_quoting_note(text, exc.problem_mark) if text else ""))
+
+
+_VALUE_START = (":", "-", ",", "[", "{")  # what comes before a value in YAML
+
+
+def _quoting_note(text: str, mark: yaml.Mark | None) -> str:
+    """`check: "coal" in slot.industries`: the quoted "coal" is the whole YAML value, and the words
+    after it are an error that PyYAML words as bad indentation. Say what happened, and how to quote."""
+    lines = text.splitlines()
+    if mark is None or mark.line >= len(lines):
+        return ""
+    line = lines[mark.line]
+    before = line[:mark.column].rstrip()
+    if not before or before[-1] not in "\"'" or not line[mark.column:].strip():
+        return ""
+    opening = before.rfind(before[-1], 0, len(before) - 1)
+    if opening < 0 or not line[:opening].rstrip().endswith(_VALUE_START):
+        return ""
+    value = line[opening:].split(" #")[0]
+    if any(bracket in line[:opening] for bracket in "{["):  # in a flow mapping or list, a comma ends it
+        value = value[:mark.column - opening] + re.split(r"[,}\]]", value[mark.column - opening:])[0]
+    value = value.strip()
+    quoted = f'"{value}"' if "'" in value and '"' not in value else "'" + value.replace("'", "''") + "'"
+    return (f"; a value that starts with a quote ends at its closing quote, so the text after it is left over: "
+            f"to write an expression or a message that starts with a quoted word, quote all of it: {quoted}")
 
 
 def _plain_problem(problem: str) -> str:

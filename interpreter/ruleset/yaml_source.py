@@ -189,7 +189,7 @@ def _compose(text: str, display: str) -> Node | None:
         # PyYAML takes any loader class; its stubs list only PyYAML's own:
         return yaml.compose(text, Loader=Loader)  # type: ignore[arg-type]
     except yaml.MarkedYAMLError as exc:
-        raise RulesetError([marked_error(exc, display)]) from None
+        raise RulesetError([marked_error(exc, display, text)]) from None
     except yaml.reader.ReaderError as exc:
         raise RulesetError([reader_error(exc, text, display)]) from None
 

@@ -49,6 +49,8 @@ from typing import Any
 from interpreter.ruleset.errors import BrassError, RulesetError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools.cli_designer import add_commands as add_designer_commands
+from interpreter.tools.cli_designer import strict_findings
 from interpreter.tools.guards import ENGINE_SLIPS, forgiving_streams, move_problem, parse_action_text, slip_text
 
 
@@ -143,7 +145,9 @@ def _parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="validate a ruleset and print a summary")
     _ruleset_argument(check)
+    check.add_argument("--strict", action="store_true", help="also run `brass lint`; every warning is an error")
     check.set_defaults(run=run_check)
+    add_designer_commands(commands)  # schema, lint (cli_designer.py)
 
     show = commands.add_parser("show", help="print the fully resolved ruleset")
     _ruleset_argument(show)
@@ -261,6 +265,8 @@ def _print_errors(error: RulesetError) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset)
+    if args.strict and strict_findings(ruleset):
+        return 1
     print(summary(ruleset))
     return 0
 

@@ -20,9 +20,13 @@ entry by its `id` when it has one (`eras[canal].network[0].money`), by its index
 otherwise (`actions.build.requires[11].check`). A change inside a record that
 cites a rule shows that rule (`[R-BUILD-12]`).
 
-Lists are compared entry by entry when they hold mappings or lists (entries with
-an `id` are matched by id, the others by position); a list of plain values (`players`,
-a resource's `sources`) is one value. An effect step written as a bare name
+Lists are compared entry by entry when they hold mappings or lists. Entries with an `id` are
+matched by id; the others by content, as a text diff matches lines: entries equal in A and B
+are matched first, so removing one step of a list shows as that step removed, not as every
+later step changed; an entry that changed is matched with the entry of A in its place, or with
+the entry of A of the same name (`name`, a step's name, the `rule` it cites) when several
+changed there or it moved. A list of plain values (`players`, a resource's `sources`) is one
+value. An effect step written as a bare name
 (`- score_links`) is the step with no arguments, so giving it an argument reads as
 that argument being added.
 """
@@ -127,13 +131,15 @@ class _Differ:
                 if ident not in b_ids:
                     yield self.change(REMOVED, apath + (i,), a[i], bpath + (len(b),), _MISSING, shown + (_Id(ident),))
             return
-        for n in range(max(len(a), len(b))):
-            if n < len(a) and n < len(b):
-                yield from self.walk(apath + (n,), a[n], bpath + (n,), b[n], shown + (n,))
-            elif n < len(b):
-                yield self.change(ADDED, apath + (n,), _MISSING, bpath + (n,), b[n], shown + (n,))
+        matched, removed = _aligned(a, b)
+        for j, entry in enumerate(b):
+            was = matched.get(j)
+            if was is not None:
+                yield from self.walk(apath + (was,), a[was], bpath + (j,), entry, shown + (j,))
             else:
-                yield self.change(REMOVED, apath + (n,), a[n], bpath + (n,), _MISSING, shown + (n,))
+                yield self.change(ADDED, apath + (len(a),), _MISSING, bpath + (j,), entry, shown + (j,))
+        for gone in removed:
+            yield self.change(REMOVED, apath + (gone,), a[gone], bpath + (len(b),), _MISSING, shown + (gone,))
 
     def change(self, kind: str, apath: tuple, old: Any, bpath: tuple, new: Any, shown: tuple) -> Change:
         where_old = self.a.pos(apath) if old is not _MISSING else None
@@ -201,6 +207,59 @@ def _as_step(value: Any, other: Any) -> Any:
     if isinstance(value, str) and isinstance(other, dict) and list(other) == [value] and value in EFFECTS:
         return {value: {}}
     return value
+
+
+def _aligned(a: list, b: list) -> tuple[dict[int, int], list[int]]:
+    """Which entry of A each entry of B is (B index -> A index), and the entries of A that B has
+    not: equal entries first (difflib, as a text diff matches lines), then the changed ones."""
+    from difflib import SequenceMatcher  # only for `brass diff`: not imported with the module
+
+    texts_a, texts_b = [_canonical(x) for x in a], [_canonical(x) for x in b]
+    matched: dict[int, int] = {}
+    gone: list[int] = []
+    new: list[int] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, texts_a, texts_b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            matched.update((j1 + k, i1 + k) for k in range(i2 - i1))
+        else:
+            pairs = _paired(a, list(range(i1, i2)), b, list(range(j1, j2)), by_place=True)
+            matched.update(pairs)
+            gone += [i for i in range(i1, i2) if i not in pairs.values()]
+            new += [j for j in range(j1, j2) if j not in pairs]
+    matched.update(_paired(a, gone, b, new, by_place=False))  # an entry that moved, found by its name
+    return matched, [i for i in gone if i not in matched.values()]
+
+
+def _paired(a: list, gone: list[int], b: list, new: list[int], *, by_place: bool) -> dict[int, int]:
+    """Changed entries of B matched with entries of A: by a name both have once, then (`by_place`,
+    within one changed block) in order."""
+    names_a, names_b = [_name(a[i]) for i in gone], [_name(b[j]) for j in new]
+    pairs: dict[int, int] = {}
+    for j, name in zip(new, names_b, strict=True):
+        if name is not None and names_a.count(name) == 1 and names_b.count(name) == 1:
+            pairs[j] = gone[names_a.index(name)]
+    if by_place:
+        left_a = [i for i in gone if i not in pairs.values()]
+        left_b = [j for j in new if j not in pairs]
+        pairs.update(zip(left_b, left_a, strict=False))
+    return pairs
+
+
+def _name(entry: Any) -> Any:
+    """What names a list entry: its `name` or the `rule` it cites; a step, its effect."""
+    if isinstance(entry, str):
+        return ("step", entry)
+    if isinstance(entry, dict):
+        for key in ("name", "rule"):
+            if isinstance(entry.get(key), str):
+                return (key, entry[key])
+        if len(entry) == 1:
+            return ("step", next(iter(entry)))
+    return None
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def _structured_list(value: Any) -> bool:

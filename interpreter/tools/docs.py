@@ -17,6 +17,9 @@ that they cannot drift from it:
   and function of the built-in ruleset's vocabulary
   (`brass_dsl.docgen.reference_markdown`).
 
+The JSON Schemas of ruleset files for editors (`brass schema`, `brass schema --variant`) are
+generated whole into docs/editor/.
+
 Only the text between the markers is rewritten. `--check` also reports keys of the
 ruleset schema (`interpreter/ruleset/schema.py`) that `docs/ruleset-format.md` does not
 mention in the part about their section, since that part is written by hand.
@@ -25,6 +28,7 @@ mention in the part about their section, since that part is written by hand.
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -207,24 +211,48 @@ def expected_text(doc: GeneratedDoc, docs_dir: Path = DOCS_DIR) -> tuple[str, st
     return current, render(current, doc.blocks, doc.file)
 
 
+SCHEMA_FILES = {"editor/brass-ruleset.schema.json": False, "editor/brass-variant.schema.json": True}
+
+
+def generated_files() -> dict[str, Callable[[], str]]:
+    """Docs generated whole: the JSON Schemas of ruleset files (file -> what produces it)."""
+    from interpreter.tools.cli_designer import schema_text
+
+    return {file: functools.partial(schema_text, variant) for file, variant in SCHEMA_FILES.items()}
+
+
+def _current(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+
+
 def outdated(docs_dir: Path = DOCS_DIR, ruleset: Any = None) -> list[str]:
-    """The docs whose generated blocks differ from what the code produces."""
+    """The docs whose generated blocks (or whole generated files) differ from what the code produces."""
     stale = []
     for doc in generated_docs(ruleset):
         current, wanted = expected_text(doc, docs_dir)
         if current != wanted:
             stale.append(doc.file)
+    stale += [file for file, produce in generated_files().items() if _current(docs_dir / file) != produce()]
     return stale
 
 
 def update(docs_dir: Path = DOCS_DIR, ruleset: Any = None) -> list[str]:
-    """Rewrite the generated blocks; return the docs that changed."""
+    """Rewrite the generated blocks and files; return the docs that changed."""
     changed = []
     for doc in generated_docs(ruleset):
         current, wanted = expected_text(doc, docs_dir)
         if current != wanted:
             (docs_dir / doc.file).write_text(wanted, encoding="utf-8", newline="\n")
             changed.append(doc.file)
+    for file, produce in generated_files().items():
+        wanted = produce()
+        if _current(docs_dir / file) != wanted:
+            (docs_dir / file).parent.mkdir(parents=True, exist_ok=True)
+            (docs_dir / file).write_text(wanted, encoding="utf-8", newline="\n")
+            changed.append(file)
     return changed
 
 

@@ -117,6 +117,12 @@ class Result:
         return not self.failures
 
 
+def _index_place(ruleset: Ruleset) -> str:
+    """", the 'rules:' section of FILE": where the ruleset's rule IDs are declared."""
+    declared = ruleset.source.pos(("rules",), key=True) if ruleset.source is not None else None
+    return f", the 'rules:' section of {declared.file}" if declared is not None else ""
+
+
 def display_path(path: Path) -> str:
     """The path as the user should read it: relative to the current directory when inside it."""
     try:
@@ -248,7 +254,7 @@ class _Loader:
         for n, rule in enumerate(value):
             if not isinstance(rule, str) or rule not in ruleset.rules:
                 self.error(("rules", n), f"unknown rule ID {rule!r}{did_you_mean(str(rule), ruleset.rules)} "
-                                         f"(not in the rule index of {ruleset.name})")
+                                         f"(not in the rule index of {ruleset.name}{_index_place(ruleset)})")
                 continue
             found.append(rule)
             marks[rule] = self.pos(("rules", n))
@@ -305,7 +311,8 @@ class _Loader:
             reasons = []
         for r, rule in enumerate(reasons):
             if rule not in ruleset.rules:
-                self.error(at + ("reasons", r), f"unknown rule ID {rule!r}{did_you_mean(str(rule), ruleset.rules)}")
+                self.error(at + ("reasons", r), f"unknown rule ID {rule!r}{did_you_mean(str(rule), ruleset.rules)} "
+                                                f"(not in the rule index of {ruleset.name}{_index_place(ruleset)})")
         message = item.get("message")
         if message is not None and not isinstance(message, str):
             self.error(at + ("message",), "message must be text")

@@ -5,8 +5,9 @@
 
 Prints each failure located at its file and line (a step refused or accepted against
 expectation, an assertion with the values of its sides), a file that cannot be loaded with
-every error as FILE:LINE:COL: message, then the rule-coverage tables and a last line
-`N passed, M failed`. Exit status 0 only when every scenario passed.
+every error as FILE:LINE:COL: message; with `--coverage`, the rule-coverage tables; then a
+summary of the failures, one line per failed file, and a last line `N passed, M failed`. Exit
+status 0 only when every scenario passed.
 
 A rule belongs to the ruleset whose files state it: the base game's index for every rule a
 variant inherits, the variant's own table for a rule it rewrites. So a scenario of the
@@ -151,16 +152,37 @@ def _print_text(outcomes: list[Outcome], tables: dict[str, dict[str, list[str]]]
                 print(_indent(str(diagnostic)), file=out)
         elif not outcome.passed:
             _print_failure(outcome.result, out)
+    if show_coverage:
+        _print_coverage(tables, loaded, out)
+    _print_summary(outcomes, out)
+
+
+def _print_coverage(tables: dict[str, dict[str, list[str]]], loaded: list[Scenario], out: TextIO) -> None:
     for name, rules in tables.items():
         print(f"\nrule coverage ({name}{_what(name, loaded)}):", file=out)
         width = max(len(rid) for rid in rules)
         for rid, cited in rules.items():
             print(f"  {rid:<{width}}  {', '.join(cited) if cited else 'none'}", file=out)
-        if show_coverage:
-            covered = sum(1 for c in rules.values() if c)
-            print(f"coverage ({name}): {covered}/{len(rules)} rule IDs = {100 * covered / len(rules):.1f}%", file=out)
-    passed = sum(1 for o in outcomes if o.passed)
-    print(f"{passed} passed, {len(outcomes) - passed} failed", file=out)
+        covered = sum(1 for c in rules.values() if c)
+        print(f"coverage ({name}): {covered}/{len(rules)} rule IDs = {100 * covered / len(rules):.1f}%", file=out)
+
+
+def _print_summary(outcomes: list[Outcome], out: TextIO) -> None:
+    """The failed files again, one line each with the first problem, so that the end of a long run
+    says what went wrong; then `N passed, M failed`."""
+    failed = [o for o in outcomes if not o.passed]
+    if failed:
+        print("\nfailed:", file=out)
+    for outcome in failed:
+        problems = outcome.load_errors if outcome.result is None else outcome.result.failures
+        first = problems[0] if problems else None
+        where = str(first.pos) if first is not None and first.pos else outcome.display
+        what = first.message if first is not None else "failed"
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        loading = "cannot be loaded: " if outcome.result is None else ""
+        print(f"  {where}: {loading}{what}{more}", file=out)
+    passed = len(outcomes) - len(failed)
+    print(f"{passed} passed, {len(failed)} failed", file=out)
 
 
 def _report(outcomes: list[Outcome], tables: dict[str, dict[str, list[str]]],

@@ -1,0 +1,12 @@
+"""Words with a meaning of their own in a ruleset: the values the structure check allows for
+`location.kind`, `industry.flips`, a wild card's kind and an era's `link_kind`. The vocabulary of the
+condition language knows them too (`brass lint` checks a word compared with such a field against
+them). A module of its own so that the vocabulary does not import the structure check (cerberus).
+"""
+
+from __future__ import annotations
+
+LOCATION_KINDS = ("town", "farm_brewery", "merchant")
+FLIPS = ("sold", "emptied", "built")
+WILD_KINDS = ("location", "industry")
+LINK_KINDS = ("canal", "rail")
