@@ -109,6 +109,14 @@ def _use_merchant_beer(table: Table, env: Env, args: dict[str, Any]) -> Sequence
     return table.ruleset.merchants[space.location].beer_bonus  # run right after this step
 
 
+@effect("use_actions")
+def _use_actions(table: Table, env: Env, args: dict[str, Any]) -> None:
+    state = table.state
+    used = max(0, min(args["count"], state.actions_left - 1))  # the action being taken stays: the flow ends it
+    state.actions_left -= used
+    table.note("actions used", player=table.me.seat, actions=used, left=state.actions_left)
+
+
 @effect("gain_wild_card")
 def _gain_wild_card(table: Table, env: Env, args: dict[str, Any]) -> None:
     pile = table.state.wild_piles[args["kind"]]
@@ -136,6 +144,30 @@ def _bonus_developable(table: Table, industry: str, already: int) -> bool:
     used = player.mat_used.get(industry, 0) + already
     stack = table.mat_stack(industry)
     return used < len(stack) and stack[used].develop
+
+
+# -- anywhere ----------------------------------------------------------------------------------
+
+@effect("move_track")
+def _move_track(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.set_track(args["track"], table.state.tracks[args["track"]] + args["by"])
+
+
+@effect("set_track")
+def _set_track(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.set_track(args["track"], args["to"])
+
+
+@effect("draw")
+def _draw(table: Table, env: Env, args: dict[str, Any]) -> None:
+    value = table.draw(args["stack"])
+    if value is not None:
+        table.set_track(args["into"], value)
+
+
+@effect("reshuffle")
+def _reshuffle(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.reshuffle(args["stack"])
 
 
 # -- end of a round ---------------------------------------------------------------------

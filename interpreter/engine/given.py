@@ -38,6 +38,7 @@ __all__ = ["GIVEN_KEYS", "PLAYER_KEYS", "TILE_KEYS", "GivenError", "apply_given"
 
 GIVEN_KEYS = ("era", "round", "turn_order", "current", "actions_left", "players", "tiles", "links", "markets",
               "merchants", "deck")
+TRACKS_KEY, STACKS_KEY = "tracks", "stacks"  # accepted (and offered in messages) only by a ruleset that has them
 PLAYER_KEYS = ("money", "income", "vp", "spent", "hand", "mat", "links_left")
 TILE_KEYS = ("slot", "location", "owner", "industry", "level", "flipped", "cubes")
 LINK_KEYS = ("link", "owner")
@@ -168,7 +169,8 @@ class _Applier:
 
     def apply(self, given: Any) -> None:
         try:
-            given = self.mapping(given, (), GIVEN_KEYS)
+            given = self.mapping(given, (), GIVEN_KEYS + ((TRACKS_KEY,) if self.rs.tracks else ())
+                                 + ((STACKS_KEY,) if self.rs.stacks else ()))
         except _Stop:
             return
         self.attempt(self.time_first, given)
@@ -207,6 +209,10 @@ class _Applier:
             self.attempt(self.markets, given["markets"])
         if "merchants" in given:
             self.attempt(self.merchants, given["merchants"])
+        if TRACKS_KEY in given:
+            self.attempt(self.tracks, given[TRACKS_KEY])
+        if STACKS_KEY in given:
+            self.attempt(self.stacks, given[STACKS_KEY])
         self.attempt(self.time_last, given)
 
     def list_of(self, given: dict, key: str) -> list:
@@ -388,7 +394,11 @@ class _Applier:
             raise self.error(at_slot, f"slot {slot_id} is given twice")
         self.seen_slots.add(slot_id)
         spec = stack[levels[0]]
-        flipped = self.boolean(item.get("flipped", False), at + ("flipped",))
+        built = self.rs.industries[industry].flips == "built"  # flipped as soon as it is built
+        flipped = self.boolean(item.get("flipped", built), at + ("flipped",))
+        if built and not flipped:
+            raise self.error(at + ("flipped",), f"a {self.rs.industries[industry].name} flips as soon as it is "
+                                                f"built, so it cannot lie unflipped")
         produces = self.rs.industries[industry].produces
         if "cubes" in item:
             most = max(spec.output.values(), default=0) if produces else 0
@@ -450,6 +460,32 @@ class _Applier:
             raise self.error(at, f"player {player.seat} has no link tile left")
         self.g.state.links[link] = player.seat
         player.links_left -= 1
+
+    def tracks(self, value: Any) -> None:
+        """The value of each track named (the ruleset's `tracks:`), within its min..max."""
+        for track_id, number in self.mapping(value, (TRACKS_KEY,), list(self.rs.tracks)).items():
+            track = self.rs.tracks[track_id]
+            self.attempt(self._track_value, track_id, number, track.min, track.max)
+
+    def _track_value(self, track_id: str, number: Any, low: int, high: int) -> None:
+        self.g.state.tracks[track_id] = self.integer(number, (TRACKS_KEY, track_id), low=low, high=high)
+
+    def stacks(self, value: Any) -> None:
+        """The face-down tiles of each stack named, top last; the stack's other tiles lie drawn."""
+        for stack_id, tiles in self.mapping(value, (STACKS_KEY,), list(self.rs.stacks)).items():
+            self.attempt(self._stack, stack_id, tiles)
+
+    def _stack(self, stack_id: str, tiles: Any) -> None:
+        at = (STACKS_KEY, stack_id)
+        if not isinstance(tiles, list):
+            raise self.error(at, f"expected the values of the face-down tiles, top last, not {kind_name(tiles)}")
+        rest = self.rs.stacks[stack_id].pile(len(self.g.state.players))
+        for n, tile in enumerate(tiles):
+            if self.integer(tile, at + (n,)) not in rest:
+                raise self.error(at + (n,), f"no tile {tile} is left for the {stack_id} stack "
+                                            f"(its tiles: {self.rs.stacks[stack_id].pile(len(self.g.state.players))})")
+            rest.remove(tile)
+        self.g.state.stacks[stack_id], self.g.state.drawn[stack_id] = list(tiles), rest
 
     def markets(self, value: Any) -> None:
         value = self.mapping(value, ("markets",), list(self.rs.markets))

@@ -19,9 +19,11 @@ What is checked (all read from the ruleset, nothing is Birmingham-specific):
 - money never negative (the bank is unlimited, so there is no total to conserve);
 - cubes: never negative on a tile or in a market, a market holds at most its
   capacity, a non-producer holds none, a producer that flips when emptied holds none
-  once flipped and is flipped once it holds none;
+  once flipped and is flipped once it holds none; a tile that flips when built is flipped;
 - income position on the track and its level within lowest..highest;
 - VP never negative (below the ruleset's shortfall floor, if it sets a lower one or none);
+- tracks: each of the ruleset's tracks has a value within its min..max;
+- stacks: each stack's face-down and drawn tiles are exactly the ruleset's at this player count;
 - the board: every tile sits in the slot it is filed under, in a slot showing its
   industry; every link on the board exists and belongs to a seat.
 """
@@ -37,7 +39,7 @@ from interpreter.engine.table import Table
 def check_invariants(table: Table) -> list[str]:
     """Every broken invariant of the table's current state, as readable messages."""
     problems: list[str] = []
-    for check in (_cards, _tiles, _links, _players, _cubes, _board):
+    for check in (_cards, _tiles, _links, _players, _cubes, _board, _tracks, _stacks):
         problems.extend(check(table))
     return problems
 
@@ -180,6 +182,8 @@ def _cubes(table: Table) -> list[str]:
             problems.append(f"cubes: {label} holds {tile.cubes} cubes (negative)")
         elif not industry.produces and tile.cubes:
             problems.append(f"cubes: {label} produces nothing but holds {tile.cubes} cubes")
+        elif industry.flips == "built" and not tile.flipped:
+            problems.append(f"flips: {label} flips when built but is not flipped")
         elif industry.produces and industry.flips == "emptied":
             if tile.flipped and tile.cubes:
                 problems.append(f"cubes: {label} is flipped but still holds {tile.cubes} cubes")
@@ -205,4 +209,36 @@ def _board(table: Table) -> list[str]:
             problems.append(f"links: unknown link {link!r} on the board")
         if seat not in seats:
             problems.append(f"links: link {link} belongs to seat {seat}, who is not playing")
+    return problems
+
+
+# -- tracks ---------------------------------------------------------------------------------------
+
+def _tracks(table: Table) -> list[str]:
+    """Every track of the ruleset has a value within its min..max, and there is no other."""
+    problems = []
+    tracks, values = table.ruleset.tracks, table.state.tracks
+    for track_id in sorted(set(tracks) | set(values)):
+        track, value = tracks.get(track_id), values.get(track_id)
+        if track is None:
+            problems.append(f"tracks: unknown track {track_id!r}")
+        elif value is None:
+            problems.append(f"tracks: the {track_id} track has no value")
+        elif not track.min <= value <= track.max:
+            problems.append(f"tracks: the {track_id} track is at {value}, outside {track.min}..{track.max}")
+    return problems
+
+
+def _stacks(table: Table) -> list[str]:
+    """Each stack's tiles, face down and drawn, are exactly the ruleset's at this player count."""
+    problems = []
+    players = len(table.state.players)
+    stacks, state = table.ruleset.stacks, table.state
+    for stack_id in sorted(set(stacks) | set(state.stacks) | set(state.drawn)):
+        if stack_id not in stacks:
+            problems.append(f"stacks: unknown stack {stack_id!r}")
+            continue
+        have = sorted(state.stacks.get(stack_id, []) + state.drawn.get(stack_id, []))
+        if have != stacks[stack_id].pile(players):
+            problems.append(f"stacks: the {stack_id} stack holds {have}, not {stacks[stack_id].pile(players)}")
     return problems

@@ -146,7 +146,8 @@ def sell_to_market(table: Table, tile: PlacedTile) -> dict[str, Any] | None:
     resource = rs.resources.get(rs.industries[tile.spec.industry].produces or "")
     if resource is None or resource.market is None or resource.sell_on_build == "never":
         return None
-    if resource.sell_on_build == "merchant_connection" and not table.connected_to_merchant(tile.slot.location):
+    if resource.sell_on_build == "merchant_connection" \
+            and not table.connected_to_merchant(tile.slot.location, resource):
         return None  # R-MKT-05
     market = rs.markets[resource.market]
     markets = table.state.markets

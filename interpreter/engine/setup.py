@@ -62,8 +62,13 @@ def new_state(ruleset: Ruleset, players: int, seed: int, cards: dict[str, Card])
         rng.shuffle(order)
     markets = {m.id: m.start_cubes for m in ruleset.markets.values()}  # R-SETUP-06
     era = ruleset.eras[0]
+    stacks = {s.id: s.pile(players) for s in ruleset.stacks.values()}  # shuffled face down
+    for pile in stacks.values():
+        rng.shuffle(pile)
     state = GameState(people, {}, {}, markets, merchants, deck, wild_piles, turn_order=order,
-                      actions_left=era.first_round_actions, rng_state=rng.state)
+                      actions_left=era.first_round_actions, rng_state=rng.state,
+                      tracks={t.id: t.start for t in ruleset.tracks.values()},
+                      stacks=stacks, drawn={sid: [] for sid in stacks})
     state.log.append({"event": "setup", "players": players, "seed": seed, "turn_order": order,
                       "merchants": {m.id: m.tile for m in merchants}})
     return state

@@ -21,7 +21,7 @@ This module only answers where a resource can come from and at what price; takin
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from interpreter.engine.network import LinkNetwork
 from interpreter.engine.state import GameState, PlacedTile, Player
@@ -46,17 +46,24 @@ def market_sell_price(market: Market, cubes_in_market: int) -> int | None:
 class Sourcing:
     """Where resources can come from, and at what price, in one game's state."""
 
-    def __init__(self, ruleset: Ruleset, state: GameState, network: LinkNetwork, slot_order: dict[str, int]) -> None:
+    def __init__(self, ruleset: Ruleset, state: GameState, network: LinkNetwork, slot_order: dict[str, int],
+                 access_through: Callable[[Resource], list[str]] | None = None) -> None:
         self.rs = ruleset
         self.state = state
         self.network = network
         self.slot_order = slot_order  # board order of the slots: ties default to it
         self.merchant_locations = [loc.id for loc in ruleset.locations.values() if loc.kind == "merchant"]
+        self.access_through = access_through  # the locations of a resource's `access_through`, as things stand
 
-    def connected_to_merchant(self, location: str) -> bool:
+    def connected_to_merchant(self, location: str, resource: Resource | None = None) -> bool:
+        """A route of links joins the location to one through which the resource's market is reached:
+        its `access_through` locations, else the merchant locations."""
         self.network.update(self.state.links)
         reach = self.network.distances_from(location)
-        return any(m in reach for m in self.merchant_locations)
+        through = self.merchant_locations
+        if resource is not None and resource.access_through is not None and self.access_through is not None:
+            through = self.access_through(resource)
+        return any(m in reach for m in through)
 
     def producers(self, resource: Resource, player: Player, at: list[str], action: str | None = None
                   ) -> Iterator[PlacedTile]:
@@ -94,7 +101,7 @@ class Sourcing:
             return False
         if resource.market_access == "anywhere":
             return True
-        return any(self.connected_to_merchant(loc) for loc in at)
+        return any(self.connected_to_merchant(loc, resource) for loc in at)
 
     def free_amount(self, resource: Resource, player: Player, at: list[str], action: str | None = None) -> int:
         return sum(t.cubes for t in self.producers(resource, player, at, action))

@@ -90,6 +90,9 @@ class GameState:
     finished: bool = False
     rng_state: int = 0
     log: list[dict[str, Any]] = field(default_factory=list)
+    tracks: dict[str, int] = field(default_factory=dict)  # the ruleset's `tracks:`, id -> value
+    stacks: dict[str, list[int]] = field(default_factory=dict)  # `stacks:`, id -> face-down tiles, top last
+    drawn: dict[str, list[int]] = field(default_factory=dict)  # id -> tiles drawn from it, face up, in order
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
@@ -111,7 +114,14 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "deck": [c.id for c in state.deck],
         "wild_piles": {k: [c.id for c in v] for k, v in sorted(state.wild_piles.items())},
         "log": state.log,
+        # only a ruleset with tracks has the key: the saves of the others stay as they were
+        **({"tracks": dict(sorted(state.tracks.items()))} if state.tracks else {}),
+        **({"stacks": _piles(state.stacks), "drawn": _piles(state.drawn)} if state.stacks else {}),
     }
+
+
+def _piles(piles: dict[str, list[int]]) -> dict[str, list[int]]:
+    return {key: list(pile) for key, pile in sorted(piles.items())}
 
 
 def _player_to_dict(p: Player) -> dict[str, Any]:
@@ -141,7 +151,8 @@ def state_from_dict(data: dict[str, Any], ruleset: Ruleset, cards: dict[str, Car
                      [cards[c] for c in data["deck"]],
                      {k: [cards[c] for c in v] for k, v in data["wild_piles"].items()},
                      data["era_index"], data["round"], list(data["turn_order"]), data["turn_index"],
-                     data["actions_left"], data["finished"], data["rng_state"], list(data["log"]))
+                     data["actions_left"], data["finished"], data["rng_state"], list(data["log"]),
+                     dict(data.get("tracks", {})), _piles(data.get("stacks", {})), _piles(data.get("drawn", {})))
 
 
 def copy_state(state: GameState) -> GameState:
@@ -157,7 +168,7 @@ def copy_state(state: GameState) -> GameState:
     return GameState(players, tiles, dict(state.links), dict(state.markets), merchants, list(state.deck),
                      {k: list(v) for k, v in state.wild_piles.items()}, state.era_index, state.round,
                      list(state.turn_order), state.turn_index, state.actions_left, state.finished,
-                     state.rng_state, list(state.log))
+                     state.rng_state, list(state.log), dict(state.tracks), _piles(state.stacks), _piles(state.drawn))
 
 
 class Snapshot:
@@ -188,5 +199,6 @@ class Snapshot:
         state.deck, state.wild_piles = list(saved.deck), {k: list(v) for k, v in saved.wild_piles.items()}
         state.era_index, state.round, state.turn_order = saved.era_index, saved.round, list(saved.turn_order)
         state.turn_index, state.actions_left, state.finished = saved.turn_index, saved.actions_left, saved.finished
-        state.rng_state = saved.rng_state
+        state.rng_state, state.tracks = saved.rng_state, dict(saved.tracks)
+        state.stacks, state.drawn = _piles(saved.stacks), _piles(saved.drawn)
         del state.log[len(saved.log):]

@@ -26,7 +26,7 @@ from interpreter.engine.rng import Rng
 from interpreter.engine.sourcing import Sourcing
 from interpreter.engine.state import Card, GameState, MerchantSpace, PlacedTile, Player, copy_state
 from interpreter.engine.values import describe
-from interpreter.ruleset.model import EffectStep, Ruleset, Slot, TileSpec
+from interpreter.ruleset.model import EffectStep, Resource, Ruleset, Slot, TileSpec
 from interpreter.ruleset.primitives import GameQueries
 
 
@@ -58,7 +58,7 @@ class Table:
         self.cards = cards
         self.network = network if network is not None else LinkNetwork(ruleset)
         self.board = board if board is not None else Board(ruleset)
-        self.sourcing = Sourcing(ruleset, state, self.network, self.board.slot_order)
+        self.sourcing = Sourcing(ruleset, state, self.network, self.board.slot_order, self.access_through)
         self.cache: dict[Any, Any] = {}  # facts derived from the state, emptied whenever it changes
         self.answers: dict[str, Any] = {}  # answers to the questions of the effect step now running
         self.step: EffectStep | None = None  # the effect step now running (its rule is cited by its questions)
@@ -150,8 +150,18 @@ class Table:
         self.network.update(self.state.links)
         return self.network.connected(a, b)
 
-    def connected_to_merchant(self, location: str) -> bool:
-        return self.sourcing.connected_to_merchant(location)
+    def connected_to_merchant(self, location: str, resource: Resource | None = None) -> bool:
+        return self.sourcing.connected_to_merchant(location, resource)
+
+    def access_through(self, resource: Resource) -> list[str]:
+        """The locations that reach the resource's market now (its `access_through`, which may read
+        the board: a tile built there), remembered until the state changes."""
+        key = ("access", resource.id)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = [loc for loc in self.ruleset.locations
+                                       if resource.access_through(Env(self, {"l": loc}))]
+        return found
 
     def has_board_tiles(self, player: Player) -> bool:
         return any(t.owner is player for t in self.state.tiles.values()) or player.seat in self.state.links.values()
@@ -269,6 +279,31 @@ class Table:
         top = self.ruleset.income.positions - 1
         player.income_position = min(top, player.income_position + spaces)  # R-INC-05
 
+    def set_track(self, track_id: str, value: int) -> None:
+        """Move a ruleset's track to `value`, kept within its min..max; the log says where from."""
+        was = self.state.tracks[track_id]
+        now = self.state.tracks[track_id] = self.ruleset.tracks[track_id].clamp(value)
+        self.note("track", track=track_id, was=was, now=now)
+
+    def draw(self, stack_id: str) -> int | None:
+        """The top tile of a stack, now face up (None: the stack is empty). Its order was set by the
+        game's own generator, so a replay of the same moves draws the same tiles."""
+        pile = self.state.stacks[stack_id]
+        value = pile.pop() if pile else None
+        if value is not None:
+            self.state.drawn[stack_id].append(value)
+        self.note("drawn", stack=stack_id, value=value, left=len(pile))
+        return value
+
+    def reshuffle(self, stack_id: str) -> None:
+        """The tiles drawn from a stack go back into it, and it is shuffled with the game's generator."""
+        pile = self.state.stacks[stack_id] = self.state.stacks[stack_id] + self.state.drawn[stack_id]
+        self.state.drawn[stack_id] = []
+        rng = Rng(self.state.rng_state)
+        rng.shuffle(pile)
+        self.state.rng_state = rng.state
+        self.note("reshuffled", stack=stack_id, tiles=len(pile))
+
     def flip(self, tile: PlacedTile) -> None:
         if tile.flipped:
             return
@@ -295,9 +330,12 @@ class Table:
         if old is not None:  # R-OVER-02/04: the old tile leaves the game with its cubes
             old.owner.removed += 1
             self.note("overbuilt", tile=slot.id, owner=old.owner.seat, level=old.spec.level)
-        output = spec.output.get(self.era, 0) if self.ruleset.industries[industry].produces else 0
-        self.state.tiles[slot.id] = PlacedTile(player, spec, slot, False, output)
+        kind = self.ruleset.industries[industry]
+        output = spec.output.get(self.era, 0) if kind.produces else 0
+        tile = self.state.tiles[slot.id] = PlacedTile(player, spec, slot, False, output)
         self.note("built", player=player.seat, industry=industry, level=spec.level, slot=slot.id, cubes=output)
+        if kind.flips == "built":  # flips as soon as it is built: income now, VP at the era's end
+            self.flip(tile)
 
     def remove_tile(self, tile: PlacedTile) -> None:
         """A tile leaves the board for good (obsolete at an era's end, sold for unpaid income)."""

@@ -3,14 +3,15 @@
 A `SeatView` shows the public board, markets, merchants, every player's public figures (money,
 VP, income, links left, money spent, tiles left on the mat), every discard pile as it lies face
 up, the sizes of hands and of the draw deck, and the seat's own hand — never another player's
-hand, a card dealt face down, the order of the draw deck, or the state of the shuffle that will
-make the next one. Hidden cards are shown as placeholders (`HIDDEN`), so the queries of its
-`table` work as on the real game and simply find nothing to see.
+hand, a card dealt face down, the order of the draw deck or of a stack's face-down tiles, or
+the state of the shuffle that will make the next one. Hidden cards are shown as placeholders
+(`HIDDEN`), so the queries of its `table` work as on the real game and simply find nothing to see.
 
 `legal_actions()` and `whole_actions()` come from the real game (they name only cards of the
 seat's own hand). `determinize(rng)` makes a complete game consistent with what the seat has
 seen: the cards it has not seen are dealt at random into the hidden places (other hands, face-down
-discards, the deck) and the shuffle's state is drawn anew; it depends only on the view and `rng`,
+discards, the deck), the face-down tiles of the ruleset's stacks are put in a new random order, and
+the shuffle's state is drawn anew; it depends only on the view and `rng`,
 so a search on it cannot learn anything the seat does not know.
 """
 
@@ -137,6 +138,9 @@ class SeatView:
         rng.shuffle(unseen)
         with game.table.editing() as table:
             _deal_hidden(table.state, self.seat, unseen, self.ruleset.setup.face_down_discards)
+            for stack_id in sorted(table.state.stacks):  # face-down tiles in an order drawn anew
+                pile = table.state.stacks[stack_id] = sorted(table.state.stacks[stack_id])
+                rng.shuffle(pile)
             table.state.rng_state = rng.next_u64()
         return game
 
@@ -161,6 +165,7 @@ def _redacted(state: GameState, seat: int, face_down: int) -> tuple[GameState, l
             player.hand = hide(player.hand)
             player.discard = hide(player.discard[:down]) + player.discard[down:]
     copy.deck = hide(copy.deck)
+    copy.stacks = {sid: sorted(pile) for sid, pile in copy.stacks.items()}  # which tiles are left, not their order
     copy.rng_state = 0
     return copy, hidden
 

@@ -9,6 +9,7 @@ evaluated here, except the {…} parts of texts that read only the ruleset (temp
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any
@@ -29,6 +30,7 @@ from interpreter.ruleset.model import (
     NetworkOption,
     RankingKey,
     Requirement,
+    Resource,
 )
 from interpreter.ruleset.primitives import GAME_FUNCTIONS, GAME_NAMES, ruleset_only
 from interpreter.ruleset.templates import TextContext, template_parts
@@ -325,6 +327,18 @@ class RulesetCompiler:
                         for i, k in enumerate(data["ranking"]))
         last_era = data.get("last_era", self.doc.data["eras"][-1]["id"])
         return GameEnd(scoring, ranking, last_era, data.get("rule"))
+
+    def resources(self, resources: Mapping[str, Resource]) -> dict[str, Resource]:
+        """The resources with their `access_through` compiled (a bool over `l`, a location)."""
+        location = self.registry.lookup_type("location")
+        assert location is not None, "the interpreter's vocabulary always defines the location type"
+        scope = self.outside_actions.with_bindings({"l": location})
+        found = dict(resources)
+        for rid, data in self.doc.data["resources"].items():
+            if "access_through" in data:
+                compiled = self.expression(("resources", rid, "access_through"), scope, BOOL)
+                found[rid] = dataclasses.replace(found[rid], access_through=compiled)
+        return found
 
     def merchants(self) -> dict[str, Merchant]:
         return {mid: Merchant(mid, dict(m["spaces"]),

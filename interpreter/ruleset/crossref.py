@@ -21,6 +21,7 @@ PLAYER_COUNT_TABLES: tuple[tuple[str, ...], ...] = (
     ("merchants", "*", "spaces"),
     ("merchant_tiles", "*", "count"),
     ("setup", "rounds_per_era"),
+    ("stacks", "*", "tiles", "*"),
 )
 
 
@@ -36,12 +37,13 @@ READS: dict[str, tuple[str, ...]] = {
     "check_resources": ("resources", "markets", "actions"),
     "check_income": ("income_track",),
     "check_eras": ("eras",),
-    "check_player_count_tables": ("players", "cards", "merchants", "merchant_tiles", "setup"),
+    "check_tracks": ("tracks",),
+    "check_player_count_tables": ("players", "cards", "merchants", "merchant_tiles", "setup", "stacks"),
     "check_rule_citations": ("rules",),
     "check_actions": ("actions",),
     "check_card_arithmetic": ("setup", "players", "cards", "eras"),
     "check_game_end": ("game_end", "eras"),
-    "check_totals": ("tiles", "wild_cards", "players", "cards", "merchants"),
+    "check_totals": ("tiles", "wild_cards", "players", "cards", "merchants", "stacks"),
 }
 
 
@@ -81,7 +83,7 @@ class CrossChecker:
     def run(self) -> None:
         for check in (self.check_locations, self.check_links, self.check_industries, self.check_tiles,
                       self.check_cards, self.check_merchants, self.check_resources, self.check_income,
-                      self.check_eras, self.check_player_count_tables, self.check_rule_citations,
+                      self.check_eras, self.check_tracks, self.check_player_count_tables, self.check_rule_citations,
                       self.check_actions, self.check_card_arithmetic, self.check_game_end, self.check_totals):
             if self.broken.intersection(READS[check.__name__]):
                 continue
@@ -149,7 +151,8 @@ class CrossChecker:
         for iid, specs in self.data["tiles"].items():
             if not self.expect_in(iid, industries, "industry", ("tiles", iid)):
                 continue
-            sold = industries[iid]["flips"] == "sold"
+            flips = industries[iid]["flips"]
+            sold = flips == "sold"
             levels = [t["level"] for t in specs]
             if levels != sorted(set(levels)):
                 self.error(("tiles", iid), f"tiles of '{iid}' must be listed lowest level first, each level once")
@@ -157,9 +160,11 @@ class CrossChecker:
                 here = ("tiles", iid, n)
                 if sold and "output" in tile:
                     self.error(here + ("output",), f"'{iid}' tiles are sold, so they have no output")
+                if flips == "built" and "output" in tile:  # flipped at once: nothing could take its cubes
+                    self.error(here + ("output",), f"'{iid}' tiles flip when built, so they have no output")
                 if not sold and "beer" in tile:
                     self.error(here + ("beer",), f"'{iid}' tiles are not sold, so they need no beer")
-                if not sold and "output" not in tile:
+                if flips == "emptied" and "output" not in tile:
                     self.error(here, f"'{iid}' level {tile['level']} must give its output")
                 for i, era in enumerate(tile["eras"]):
                     self.expect_in(era, era_ids, "era", here + ("eras", i))
@@ -240,6 +245,15 @@ class CrossChecker:
             self.error(("income_track", "start_position"),
                        f"start position {track['start_position']} is off the track (0–{positions - 1})")
 
+    def check_tracks(self) -> None:
+        for tid, track in self.data.get("tracks", {}).items():
+            low, high, start = track["min"], track["max"], track["start"]
+            if low > high:
+                self.error(("tracks", tid, "min"), f"track '{tid}': min {low} is more than its max {high}")
+            elif not low <= start <= high:
+                self.error(("tracks", tid, "start"),
+                           f"track '{tid}' starts at {start}, outside its min..max ({low}..{high})")
+
     def check_eras(self) -> None:
         seen: dict[str, int] = {}
         for n, era in enumerate(self.data["eras"]):
@@ -295,6 +309,9 @@ class CrossChecker:
             self.at_most(("cards",), deck, f"cards in the deck with {players} players")
             spaces = sum(m["spaces"].get(players, 0) for m in data["merchants"].values())
             self.at_most(("merchants",), spaces, f"merchant spaces with {players} players")
+            for sid, stack in data.get("stacks", {}).items():
+                tiles = sum(counts.get(players, 0) for counts in stack["tiles"].values())
+                self.at_most(("stacks", sid), tiles, f"tiles in stack '{sid}' with {players} players")
 
     def at_most(self, path: Path, total: int, what: str) -> None:
         if total > MAX_TOTAL:

@@ -95,12 +95,28 @@ EFFECTS: dict[str, EffectSpec] = {e.name: e for e in (
             P("tile", "tile", "Tile."), rules=("R-SELL-04", "R-FLIP-03")),
     _effect("use_merchant_beer", "Take the barrel beside a merchant tile and apply that merchant's beer bonus.",
             {ACTION}, P("merchant", "merchant_tile", "Merchant tile."), rules=("R-SELL-03", "R-SELL-07")),
+    _effect("use_actions", "The action being taken also uses up more of the turn's actions (never the action itself): "
+            "a Build that takes both actions of a turn. Read `actions_left` in a precondition to require them.",
+            {ACTION}, P("count", "int", "Further actions of the turn used up.")),
     _effect("gain_wild_card", "Take a wild card of a kind from its pile.", {ACTION},
             P("kind", "str", "A wild card id of `wild_cards`.", literal=True, table="wild_cards"),
             rules=("R-SCOUT-01",)),
     _effect("develop_without_iron", "The acting player removes the lowest tile of an industry of their choice "
             "(not a tile that cannot be developed) from their mat, without iron.", {BONUS},
             P("tiles", "int", "Number of tiles."), rules=("R-MERCH-01",)),
+    # -- anywhere ----------------------------------------------------------------------
+    _effect("move_track", "Move a track of the ruleset (`tracks:`) by an amount, up or down, never past its "
+            "min or max.", ANYWHERE, P("track", "track", "A track id of `tracks:`.", literal=True),
+            P("by", "int", "Steps: positive up, negative down.")),
+    _effect("set_track", "Set a track of the ruleset (`tracks:`) to a value, kept within its min and max.", ANYWHERE,
+            P("track", "track", "A track id of `tracks:`.", literal=True), P("to", "int", "The new value.")),
+    _effect("draw", "Draw the top tile of a stack (`stacks:`), lay it face up, and set a track (`tracks:`) "
+            "to the value it shows, kept within the track's min and max. From an empty stack nothing is "
+            "drawn and the track keeps its value (read `stack_size` to know).", ANYWHERE,
+            P("stack", "stack", "A stack id of `stacks:`.", literal=True),
+            P("into", "track", "The track set to the value drawn.", literal=True)),
+    _effect("reshuffle", "Shuffle the tiles drawn from a stack back into it, face down, with the game's own "
+            "generator.", ANYWHERE, P("stack", "stack", "A stack id of `stacks:`.", literal=True)),
     # -- end of a round --------------------------------------------------------------
     _effect("set_turn_order", "Order players by money spent this round, least first, ties keeping their order; "
             "spent money returns to the bank.", {ROUND}, rules=("R-ORDER-01", "R-ORDER-02", "R-ORDER-03")),

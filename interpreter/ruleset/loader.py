@@ -230,6 +230,7 @@ def _compile(doc: Document, sink: DiagnosticSink, trees: dict[str, ast.Node],
         return None
     ruleset.registry = compiler.registry
     for section, build in (("eras", compiler.eras), ("merchants", compiler.merchants),
+                           ("resources", lambda: compiler.resources(ruleset.resources)),  # `access_through`
                            ("round_end", compiler.round_end), ("game_end", compiler.game_end),
                            ("actions", compiler.actions), ("rules", compiler.rule_texts)):
         # rule texts last: one may read any part of the ruleset (a merchant's bonus)

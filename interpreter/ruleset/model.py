@@ -73,7 +73,7 @@ class Link:
 class Industry:
     id: str
     name: str
-    flips: str  # sold | emptied
+    flips: str  # sold | emptied | built (flips in the Build that places it)
     produces: str | None
     short: str | None = None  # its label on a picture of the board
     colour: str | None = None  # "#rrggbb", for pictures of the board
@@ -155,6 +155,8 @@ class Resource:
     sell_on_build: str
     sources_in: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # action id -> its own sources
     source_rules: Mapping[str, str] = field(default_factory=dict)  # source kind -> the rule a wrong choice breaks
+    # `access_through`: which locations (`l`) reach the market, as the state stands (None: the merchant locations)
+    access_through: Any = None
 
     def sources_for(self, action: str | None) -> tuple[str, ...]:
         """Where the resource may come from for this action (the action's own list, else `sources`)."""
@@ -171,6 +173,33 @@ class Market:
     @property
     def capacity(self) -> int:
         return len(self.prices)
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """A number of the game a ruleset defines (`tracks:`), kept within min..max by the effects."""
+
+    id: str
+    name: str
+    start: int
+    min: int
+    max: int
+
+    def clamp(self, value: int) -> int:
+        return max(self.min, min(self.max, value))
+
+
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """Face-down tiles, each showing a number, shuffled at setup and drawn by the `draw` effect."""
+
+    id: str
+    name: str
+    tiles: Mapping[int, Mapping[int, int]]  # value shown -> player count -> copies
+
+    def pile(self, players: int) -> list[int]:
+        """Every tile of the stack at a player count, lowest value first."""
+        return [value for value, counts in sorted(self.tiles.items()) for _ in range(counts.get(players, 0))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +362,8 @@ class Ruleset:
     game_end: GameEnd | None = None
     actions: Mapping[str, Action] = field(default_factory=dict)
     turn_rules: Mapping[str, str] = field(default_factory=dict)  # `turns:` kind (order, actions) -> rule ID
+    tracks: Mapping[str, Track] = field(default_factory=dict)  # `tracks:`, by id
+    stacks: Mapping[str, Stack] = field(default_factory=dict)  # `stacks:`, by id
     folders: tuple[str, ...] = ()  # the extends chain, base first
     rule_folders: Mapping[str, str] = field(default_factory=dict)  # rule ID -> the folder whose files state it
     registry: Any = field(default=None, repr=False)  # the condition-language vocabulary of this ruleset
@@ -397,6 +428,10 @@ def build_static_model(data: Mapping[str, Any]) -> dict[str, Any]:
         "setup": _setup(data["setup"]),
         "economy": _economy(data["economy"]),
         "turn_rules": {kind: c["rule"] for kind, c in data.get("turns", {}).items() if "rule" in c},
+        "tracks": {tid: Track(tid, t["name"], t["start"], t["min"], t["max"])
+                   for tid, t in data.get("tracks", {}).items()},
+        "stacks": {sid: Stack(sid, s["name"], {v: dict(c) for v, c in s["tiles"].items()})
+                   for sid, s in data.get("stacks", {}).items()},
     }
 
 

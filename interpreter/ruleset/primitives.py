@@ -36,10 +36,12 @@ ACTION_VAR = "@action"
 
 # The names and functions that read the game in progress. Everything else reads only the
 # ruleset, so a text can be worked out once when the ruleset loads (`ruleset_only`).
-GAME_NAMES = ("me", "players", "era", "round", "board_tiles", "merchant_tiles")
+GAME_NAMES = ("me", "players", "era", "round", "board_tiles", "merchant_tiles", "deck_size", "actions_left",
+              "rounds_in_era")
 GAME_FUNCTIONS = ("network_step", "hand", "income_level", "in_network", "connected", "has_board_tiles",
                   "tiles_left", "lowest_tile", "tiles_at", "slot_free", "tile_in", "cubes_available",
-                  "can_source", "source_cost", "link_free", "link_icons_at", "links_at", "link_owner")
+                  "can_source", "source_cost", "link_free", "link_icons_at", "links_at", "link_owner",
+                  "hand_size", "discard_size", "track", "stack_size", "drawn")
 
 
 class GameQueries(Protocol):
@@ -108,6 +110,7 @@ class Sizes:
     mat_tiles: int
     cards: int
     merchant_spaces: int
+    stack_tiles: int
 
     @classmethod
     def of(cls, rs: Any) -> Sizes:
@@ -127,6 +130,7 @@ class Sizes:
             cards=max((rs.deck_size(p) for p in rs.players), default=0)
             + sum(wild.count for wild in rs.wild_cards.values()),
             merchant_spaces=max((sum(table.get(p, 0) for table in spaces) for p in rs.players), default=0),
+            stack_tiles=max((len(s.pile(p)) for s in rs.stacks.values() for p in rs.players), default=0),
         )
 
 
@@ -169,6 +173,9 @@ class BrassVocabulary:
         self.market = add(RecordType("market_terms", "The terms of a market of cubes (coal, iron), by id: "
                                      "`market_terms(\"coal\")`.",
                                      ids=_ids(rs.markets)))
+        self.track = add(RecordType("track", "A track the ruleset defines (`tracks:`), by id.", ids=_ids(rs.tracks)))
+        self.stack = add(RecordType("stack", "A stack of face-down tiles the ruleset defines (`stacks:`), by id.",
+                                    ids=_ids(rs.stacks)))
 
     def _define_fields(self) -> None:
         rs = self.rs
@@ -198,7 +205,8 @@ class BrassVocabulary:
         f(self.link, "rail", BOOL, "The line takes a rail.", _by_id(rs.links, "rail"))
 
         f(self.industry, "name", STR, "Printed name.", _by_id(rs.industries, "name"))
-        f(self.industry, "flips", STR, "'sold' or 'emptied'.", _by_id(rs.industries, "flips"), words=lambda: FLIPS)
+        f(self.industry, "flips", STR, "'sold', 'emptied' or 'built'.", _by_id(rs.industries, "flips"),
+          words=lambda: FLIPS)
         f(self.industry, "produces", self.resource, "Resource it produces (none for sold industries).",
           _by_id(rs.industries, "produces"))
 
@@ -257,6 +265,10 @@ class BrassVocabulary:
         f(self.income_terms, "highest_level", INT, "Highest income level.", lambda _: rs.income.highest_level)
         f(self.income_terms, "start_position", INT, "Track position at the start.", lambda _: rs.income.start_position)
         f(self.income_terms, "positions", INT, "Number of track positions.", lambda _: rs.income.positions)
+        f(self.track, "name", STR, "Printed name.", _by_id(rs.tracks, "name"))
+        f(self.stack, "name", STR, "Printed name.", _by_id(rs.stacks, "name"))
+        for name, key in (("start", "start"), ("lowest", "min"), ("highest", "max")):  # min, max: reserved words
+            f(self.track, name, INT, f"The track's `{key}` (tracks: in the ruleset).", _by_id(rs.tracks, key))
         self._define_data_fields()
 
     def _define_data_fields(self) -> None:
@@ -293,7 +305,8 @@ class BrassVocabulary:
                                (self.resource, len(self.rs.resources)), (self.era, sizes.eras),
                                (self.slot, sizes.slots), (self.tile, sizes.slots), (self.mat_tile, sizes.mat_tiles),
                                (self.card, sizes.cards), (self.merchant_tile, sizes.merchant_spaces),
-                               (self.network_option, sizes.network_options), (self.market, len(self.rs.markets))):
+                               (self.network_option, sizes.network_options), (self.market, len(self.rs.markets)),
+                               (self.track, len(self.rs.tracks)), (self.stack, len(self.rs.stacks))):
             limit(record, length)
 
     # -- names ---------------------------------------------------------------
@@ -320,6 +333,29 @@ class BrassVocabulary:
              "count(t in board_tiles where t.flipped)", lambda env: game(env).board_tiles())
         name("merchant_tiles", ListType(self.merchant_tile), "Merchant tiles on the board.",
              "any(m in merchant_tiles where m.has_beer)", lambda env: game(env).merchant_tiles())
+        self._define_public_figures()
+
+    def _define_public_figures(self) -> None:
+        """Figures every player can see (a seat's view shows them too), so a rule may read them:
+        no loans in an era's last rounds, an action that needs two of the turn's actions."""
+        rs, name, fn = self.rs, self.registry.add_name, self.registry.add_function
+        p = Param("p", self.player)
+        name("deck_size", INT, "Cards left in the draw deck.", "deck_size == 0", lambda env: len(game(env).state.deck))
+        name("actions_left", INT, "Actions the player to act has left this turn, the one being taken included.",
+             "actions_left >= 2", lambda env: game(env).state.actions_left)
+        name("rounds_in_era", INT, "Rounds of each era at this game's player count (setup.rounds_per_era).",
+             "round <= rounds_in_era - 4", lambda env: rs.setup.rounds_per_era[len(game(env).players)])
+        fn("track", (Param("t", self.track),), INT, "The value of a track the ruleset defines (`tracks:`).",
+           "track(\"demand\") < 3", lambda env, t: game(env).state.tracks[t])
+        stack = Param("s", self.stack)
+        fn("stack_size", (stack,), INT, "Face-down tiles left in a stack the ruleset defines (`stacks:`).",
+           "stack_size(\"market_tiles\") > 0", lambda env, s: len(game(env).state.stacks[s]))
+        fn("drawn", (stack,), ListType(INT), "The values of the tiles drawn from a stack, face up, first drawn first.",
+           "sum(v for v in drawn(\"market_tiles\")) >= 8", lambda env, s: list(game(env).state.drawn[s]),
+           max_length=self.sizes.stack_tiles)
+        fn("hand_size", (p,), INT, "Cards in a player's hand.", "hand_size(me) >= 2", lambda env, q: len(q.hand))
+        fn("discard_size", (p,), INT, "Cards on a player's discard pile.", "discard_size(me) == 1",
+           lambda env, q: len(q.discard))
 
     def _define_data_names(self) -> None:
         """The ruleset's tables as lists, for texts that repeat them (R-SELL-02 lists the industries

@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # cerberus itself is imported when a ruleset is validated, no
 # --- building blocks -------------------------------------------------------------
 
 ID = {"type": "string", "regex": r"[a-z][a-z0-9_]*"}
-RULE_ID = {"type": "string", "regex": r"R-[A-Z]+-[0-9]+"}
+RULE_ID = {"type": "string", "regex": r"[A-Z]+-[A-Z]+-[0-9]+"}  # a game's letter: R-BUILD-03, L-DM-02
 EXPR = {"type": ["string", "int", "boolean"]}  # a condition-language expression (a bare number is one too)
 EXPR_OR_LIST = {"type": ["string", "int", "boolean", "list"]}  # a YAML list is a list of expressions
 
@@ -140,7 +140,7 @@ ACTION = record({
 })
 
 TILE = record({
-    "level": req(POS),
+    "level": req(NON_NEG),  # 0: a tile below level I (Lancashire's locked Shipyard)
     "count": req(POS),
     "cost": req(AMOUNT),
     "coal": req(NON_NEG),
@@ -151,7 +151,7 @@ TILE = record({
     "link_icons": req(NON_NEG),
     "income": req(NON_NEG),
     "develop": req({"type": "boolean"}),
-    "eras": req({"type": "list", "schema": ID, "minlength": 1}),
+    "eras": req({"type": "list", "schema": ID}),  # none: never built, only developed away
 })
 
 # --- the sections ----------------------------------------------------------------
@@ -226,6 +226,8 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "choice": {"type": "string", "allowed": ["in_order", "any_mix"]},
         "market": ID,
         "market_access": {"type": "string", "allowed": ["merchant_connection", "anywhere"]},
+        # the locations a `merchant_connection` reaches the market through (bool, `l`: a location)
+        "access_through": EXPR,
         "sell_on_build": req({"type": "string", "allowed": ["merchant_connection", "always", "never"]}),
         # per source kind, the rule a move that names a source of that kind wrongly is refused with
         "source_rules": {"type": "dict", "keysrules": SOURCE_KIND, "valuesrules": record({})},
@@ -235,6 +237,19 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "start_cubes": req(NON_NEG),
         "empty_price": req(POS_AMOUNT),
     }))),
+    # ruleset-defined tracks: a number of the game, read by `track(id)`, changed by effects
+    "tracks": table_of(record({
+        "name": req({"type": "string"}),
+        "start": req(ints(-MAX_AMOUNT, MAX_AMOUNT)),
+        "min": req(ints(-MAX_AMOUNT, MAX_AMOUNT)),
+        "max": req(ints(-MAX_AMOUNT, MAX_AMOUNT)),
+    })),
+    # ruleset-defined random stacks: face-down tiles showing a number, drawn by the `draw` effect
+    "stacks": table_of(record({
+        "name": req({"type": "string"}),
+        "tiles": req({"type": "dict", "minlength": 1, "keysrules": ints(-MAX_AMOUNT, MAX_AMOUNT),
+                      "valuesrules": per_player_count(NON_NEG)}),  # value shown -> copies per player count
+    })),
     # income.yaml
     "income_track": req(record({
         "start_position": req(ints(0, (2 * MAX_INCOME_LEVEL + 1) * MAX_COUNT)),
@@ -395,7 +410,7 @@ def _message(error: ValidationError, path: tuple) -> str:
     if rule == "allowed":
         return f"{name}: {value!r} is not allowed; expected one of {', '.join(map(str, constraint))}"
     if rule == "regex":
-        what = "rule ID (like R-BUILD-03)" if "R-" in constraint else "id (lower_snake_case)"
+        what = "rule ID (like R-BUILD-03)" if constraint == RULE_ID["regex"] else "id (lower_snake_case)"
         return f"{name}: {value!r} is not a valid {what}"
     if rule == "min":
         return f"{name} must be at least {constraint}, not {value}"

@@ -7,6 +7,6 @@ them). A module of its own so that the vocabulary does not import the structure 
 from __future__ import annotations
 
 LOCATION_KINDS = ("town", "farm_brewery", "merchant")
-FLIPS = ("sold", "emptied")
+FLIPS = ("sold", "emptied", "built")
 WILD_KINDS = ("location", "industry")
 LINK_KINDS = ("canal", "rail")

@@ -247,7 +247,7 @@ def _flip_chance(game: SeatView, location: str, industry: str) -> float:
         resource = game.ruleset.resources.get(spec.produces)
         if resource is not None and resource.sell_on_build == "always":
             return 1.0
-        if resource is not None and resource.market and game.table.connected_to_merchant(location):
+        if resource is not None and resource.market and game.table.connected_to_merchant(location, resource):
             return 0.9
         return 0.4 if resource is not None and not resource.market else 0.3  # beer: wanted by sellers
     buyers = [m for m in game.state.merchants if industry in m.buys]

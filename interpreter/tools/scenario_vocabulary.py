@@ -61,9 +61,6 @@ def _build(rs: Any) -> Registry:
        "mat_level(player(1), \"coal\") == 2", lambda env, q, i: _mat_level(env, q, i))
     fn("removed", (p,), INT, "Tiles of the player that left the board for good.", "removed(player(2)) == 1",
        lambda env, q: q.removed)
-    fn("hand_size", (p,), INT, "Cards in hand.", "hand_size(player(1)) == 8", lambda env, q: len(q.hand))
-    fn("discard_size", (p,), INT, "Cards on the discard pile.", "discard_size(player(1)) == 1",
-       lambda env, q: len(q.discard))
     fn("hand_faces", (p,), ListType(STR), "Faces of the cards in hand.", "\"dudley\" in hand_faces(player(1))",
        lambda env, q: [c.face for c in q.hand])
     fn("place", (seat,), INT, "Place in the standings.", "place(1) == 1", lambda env, s: _place(env, s))
@@ -74,9 +71,6 @@ def _build(rs: Any) -> Registry:
          _options)
     name("turn_order", ListType(INT), "Seats in turn order.", "turn_order == [2, 1]",
          lambda env: list(game(env).state.turn_order))
-    name("actions_left", INT, "Actions left in the turn.", "actions_left == 1",
-         lambda env: game(env).state.actions_left)
-    name("deck_size", INT, "Cards in the draw deck.", "deck_size == 0", lambda env: len(game(env).state.deck))
     name("game_over", BOOL, "The game has ended.", "game_over", lambda env: game(env).state.finished)
     name("deck_faces", ListType(STR), "Faces of the cards in the draw deck, top card last.",
          "count(f in deck_faces where f == \"leek\") == 2", lambda env: [c.face for c in game(env).state.deck])
