@@ -84,6 +84,8 @@ MUTATIONS = {  # file of birmingham -> (text replaced, replacement, the loader's
                     "missing required key 'start_position' in income_track"),
     "bad rule ID": ("setup.yaml", "rules: [R-SETUP-08,", "rules: [setup-8,", "setup.rules.0"),
     "unknown effect": ("flow.yaml", "- score_links", "- score_lynx", "score_lynx"),
+    "string too long": ("industries.yaml", "short: Cot ", "short: CottonMills ",
+                        "industries.cotton.short must have at most 8 characters, not 11"),
 }
 
 

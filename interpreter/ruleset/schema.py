@@ -416,10 +416,10 @@ def _message(error: ValidationError, path: tuple) -> str:
         return f"{name} must be at least {constraint}, not {value}"
     if rule == "max":
         return f"{name} must be at most {constraint}, not {value}"
-    if rule == "minlength":
-        return f"{name} must have at least {constraint} entries"
-    if rule == "maxlength":
-        return f"{name} must have at most {constraint} entries"
+    if rule in ("minlength", "maxlength"):
+        bound = "at least" if rule == "minlength" else "at most"
+        unit = "characters" if isinstance(value, str) else "entries"
+        return f"{name} must have {bound} {constraint} {unit}, not {len(value)}"
     if rule == "check_with":
         return f"{name}: {value if isinstance(value, str) else error.info[0] if error.info else 'invalid'}"
     if rule == "empty":

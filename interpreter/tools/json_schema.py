@@ -269,12 +269,16 @@ def _bounds(rules: Mapping[str, Any], types: list[str]) -> dict[str, Any]:
         out["minItems"] = rules["minlength"]
     if "list" in types and "maxlength" in rules:
         out["maxItems"] = rules["maxlength"]
+    if "string" in types and "minlength" in rules:
+        out["minLength"] = rules["minlength"]
+    if "string" in types and "maxlength" in rules:
+        out["maxLength"] = rules["maxlength"]  # e.g. an industry's `short` label
     if "regex" in rules:
         out["pattern"] = f"^(?:{rules['regex']})$"
     if "allowed" in rules:
         out["enum"] = list(rules["allowed"])
     if rules.get("empty") is False:
-        out["minLength"] = 1
+        out["minLength"] = max(1, out.get("minLength", 1))
     return out
 
 
