@@ -141,7 +141,7 @@ def test_a_tile_count_of_ten_to_the_thirty_is_refused(here: Path) -> None:
      "income_track.bands.0.levels.0 must be at least -1000, not -5000"),
     ({"cards": "cards: {belper: {count: {2: 0, 3: 0, 4: 101}}}\n"},
      "cards.belper.count.4 must be at most 100, not 101"),
-    ({"more": "players: [2, 3, 4, 2, 3, 4, 2, 3, 4, 2, 3]\n"}, "players must have at most 10 entries"),
+    ({"more": "players: [2, 3, 4, 2, 3, 4, 2, 3, 4, 2, 3]\n"}, "players must have at most 10 entries, not 11"),
     ({"more": "rulebook: {title: t, year: 100000}\n"}, "rulebook.year must be at most 9999, not 100000"),
 ])
 def test_numbers_out_of_their_range_are_located_errors(here: Path, files: dict[str, str], message: str) -> None:
