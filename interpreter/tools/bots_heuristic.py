@@ -46,7 +46,8 @@ class HeuristicBot:
         self._action: str | None = None  # the action being carried out
         self._plan: list[Decision] = []  # its decisions still to return
         self._taken: list[Decision] = []  # its decisions returned so far (after the action's own)
-        self.notes: list[tuple[float, Decision]] | None = None  # a list here collects each action judged, with its score
+        # a list here collects each action judged, with its score
+        self.notes: list[tuple[float, Decision]] | None = None
 
     def choose(self, view: SeatView) -> Decision:
         legal = view.legal_actions()
