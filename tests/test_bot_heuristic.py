@@ -64,7 +64,8 @@ def test_a_whole_two_player_game_uses_only_legal_decisions_and_scores_well() -> 
         assert decision in view.legal_actions()
         game.apply(decision)
         actions += "action" in decision
-    assert actions == 78  # 2 players, 10 rounds an era: 1 + 9 × 2 actions a seat in the Canal Era, 10 × 2 in the Rail Era
+    # 2 players, 10 rounds an era: 1 + 9 x 2 actions a seat in the Canal Era, 10 x 2 in the Rail Era
+    assert actions == 78
     # greedy seats average 8–30 VP; an experienced pair scores far more (issue 13)
     assert all(row["vp"] >= 80 for row in game.standings())
 
