@@ -1,15 +1,18 @@
 """The heuristic bot: an experienced player's judgement, one action at a time, with no search.
 
 At the start of each action it lists every legal whole action of the position (`whole_actions`),
-ranks them all with the quick values of `brass_knowledge.Appraiser` (what the action gains, minus
-what it costs, minus the worth of the cards it discards), plays the best few of each kind out on
+keeps the kinds the knowledge admits (`admitted`: no loan that does not pay), ranks them all with
+their quick values (`whole_value`: what the action gains, minus what it costs, minus the worth of
+the cards it discards, `Appraiser.card_keep`), plays the best few of each kind out on
 one copy of the game consistent with what the seat sees (`view.determinize`), judges each
 resulting position with `brass_knowledge.Outlook.estimate`, and takes the best. It remembers that
 action and returns its decisions one by one on the following calls; should one of them no longer
 be legal (an answer it gave to a question changed what follows) it decides the rest of the action
-decision by decision with the same quick values.
+decision by decision (`decision_value`); a question put inside an effect it answers with
+`answer_value`.
 
-All it knows of Brass is in `brass_knowledge.py`; this module only organises the choice.
+All it knows of Brass is in the `brass_knowledge` modules (docs/bots.md); this module only
+organises the choice, and names no action, industry or resource of the game.
 """
 
 from __future__ import annotations
@@ -19,9 +22,16 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.errors import IllegalAction
 from interpreter.engine.rng import Rng
-from interpreter.engine.values import encode
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.brass_knowledge import Appraiser, Outlook
+from interpreter.tools.brass_knowledge import (
+    Appraiser,
+    Outlook,
+    admitted,
+    answer_value,
+    decision_value,
+    discard_gain,
+    whole_value,
+)
 
 if TYPE_CHECKING:
     from interpreter.engine.view import SeatView
@@ -89,10 +99,9 @@ class HeuristicBot:
         if not wholes:
             return None
         appraiser = Appraiser(view.table, view.seat)
-        rescue = appraiser.rescue_loan({whole["action"] for whole in wholes})
-        if rescue:
-            wholes = [whole for whole in wholes if whole["action"] == "loan"]
-        shortlist = shortlisted(view.ruleset, appraiser, wholes, loans=rescue or appraiser.loan_sensible())
+        kinds = admitted(appraiser, {whole["action"] for whole in wholes})
+        wholes = [whole for whole in wholes if whole["action"] in kinds] or wholes
+        shortlist = shortlisted(view.ruleset, appraiser, wholes)
         if len(shortlist) <= 1:
             return shortlist[0][1] if shortlist else wholes[0]
         game = view.determinize(self.rng)
@@ -113,12 +122,11 @@ class HeuristicBot:
 
 # -- the shortlist ---------------------------------------------------------------------------------
 
-def shortlisted(ruleset: Ruleset, appraiser: Appraiser, wholes: list[Decision],
-                loans: bool = True) -> list[tuple[float, Decision]]:
+def shortlisted(ruleset: Ruleset, appraiser: Appraiser, wholes: list[Decision]) -> list[tuple[float, Decision]]:
     """The actions worth a closer look, each with the worth of the cards it discards: the best
     `LOOKS` by quick value, and the best of each kind (the quick values of different kinds are
     the least comparable)."""
-    ranked = sorted(candidates(ruleset, appraiser, wholes, loans), key=lambda c: -c[0])
+    ranked = sorted(candidates(ruleset, appraiser, wholes), key=lambda c: -c[0])
     chosen: list[tuple[float, Decision]] = []
     seen: set[str] = set()
     for value, discarded, whole in ranked:
@@ -129,28 +137,25 @@ def shortlisted(ruleset: Ruleset, appraiser: Appraiser, wholes: list[Decision],
     return chosen
 
 
-def candidates(ruleset: Ruleset, appraiser: Appraiser, wholes: list[Decision],
-               loans: bool = True) -> list[tuple[float, float, Decision]]:
+def candidates(ruleset: Ruleset, appraiser: Appraiser, wholes: list[Decision]) -> list[tuple[float, float, Decision]]:
     """Each different way of acting with its quick value and the worth of the cards it discards.
 
     Actions that differ only in the cards discarded do the same on the board: of those, only the
-    one discarding the cards least worth keeping is kept. Loans are kept only if `loans`."""
+    one discarding the cards least worth keeping is kept."""
     hand = appraiser.me.hand
     keep = {c.id: appraiser.card_keep(c, hand) for c in hand}
-    wild = 2 * appraiser.wild_keep()  # a scout brings a wild card of each kind
     cards_of = {kind: card_params(ruleset, kind) for kind in ruleset.actions}
+    gains = {kind: discard_gain(appraiser, kind) for kind in ruleset.actions}
     cheapest: dict[GroupKey, tuple[float, Decision]] = {}
     for whole in wholes:
         kind = whole["action"]
-        if kind == "loan" and not loans:
-            continue
         cards = cards_of[kind]
         key = group_key(whole, cards)
-        discarded = sum(keep.get(whole[c], 0.0) for c in cards if c in whole) - (wild if kind == "scout" else 0.0)
+        discarded = sum(keep.get(whole[c], 0.0) for c in cards if c in whole) - gains[kind]
         held = cheapest.get(key)
         if held is None or discarded < held[0]:
             cheapest[key] = (discarded, whole)
-    return [(quick_value(appraiser, whole) - discarded, discarded, whole) for discarded, whole in cheapest.values()]
+    return [(whole_value(appraiser, whole) - discarded, discarded, whole) for discarded, whole in cheapest.values()]
 
 
 _CARD_PARAMS: dict[tuple[int, str], tuple[str, ...]] = {}
@@ -173,22 +178,6 @@ def group_key(whole: Decision, cards: Iterable[str]) -> GroupKey:
                  for key, value in whole.items() if key not in cards)
 
 
-def quick_value(appraiser: Appraiser, whole: Decision) -> float:
-    """The quick value of a whole action (Birmingham's choices; 0 for an action it does not know)."""
-    kind = whole["action"]
-    if kind == "build":
-        return appraiser.build(whole["industry"], whole["location"], whole["slot"])
-    if kind == "network":
-        return appraiser.links([part["link"] for part in whole.get("links", [])])
-    if kind == "sell":
-        return sum(appraiser.sale(s["tile"], s["merchant"], s["merchant_beer"]) for s in whole.get("sales", []))
-    if kind == "develop":
-        return appraiser.develop([part["industry"] for part in whole.get("tiles", [])])
-    if kind == "loan":
-        return appraiser.loan()
-    return 0.0
-
-
 def decisions_of(ruleset: Ruleset, whole: Decision) -> list[Decision]:
     """The decisions of a whole action in the order they are taken (without the final `done`,
     which is given only if the action is still open)."""
@@ -204,63 +193,14 @@ def decisions_of(ruleset: Ruleset, whole: Decision) -> list[Decision]:
 # -- decisions without a plan ----------------------------------------------------------------------
 
 def answer(view: SeatView, legal: list[Decision]) -> Decision:
-    """A question inside an effect, answered with `Appraiser.answer_value`."""
+    """A question inside an effect, answered with the knowledge's `answer_value`."""
     question = view.question or {}
     appraiser = Appraiser(view.table, view.seat)
-    key = str(question.get("key", ""))
-    return max(legal, key=lambda d: appraiser.answer_value(key, d.get("answer")))
+    return max(legal, key=lambda d: answer_value(appraiser, question, d.get("answer")))
 
 
 def decide_alone(view: SeatView, legal: list[Decision]) -> Decision:
     """One decision of an action without a plan (a fresh bot in the middle of an action, or a plan
-    that no longer fits): the best by the quick value of what it chooses."""
+    that no longer fits): the best by the knowledge's `decision_value` of what it chooses."""
     appraiser = Appraiser(view.table, view.seat)
-    bound = view.pending.vars if view.pending is not None else {}
-    return max(legal, key=lambda d: _decision_value(view, appraiser, bound, d))
-
-
-def _decision_value(view: SeatView, appraiser: Appraiser, bound: dict[str, Any], decision: Decision) -> float:
-    (name, value), = decision.items()
-    action = view.pending.action.id if view.pending is not None else ""
-    table = view.table
-    if name in ("card", "second_card", "third_card"):
-        card = table.cards.get(value)
-        return -appraiser.card_keep(card, appraiser.me.hand) if card is not None else 0.0
-    if name == "done":
-        return 0.0
-    if action == "build":
-        return _build_value(view, appraiser, bound, name, value)
-    if name == "link":
-        return appraiser.links([value])
-    if name == "tile":
-        return appraiser.sale(value, "", False)
-    if name == "merchant":
-        return appraiser.beer_bonus(str(value).rsplit("/", 1)[0])
-    if name == "merchant_beer":
-        return 1.0 if value else 0.0
-    if name == "industry" and action == "develop":
-        return appraiser.develop([value])
-    return 0.0
-
-
-def _build_value(view: SeatView, appraiser: Appraiser, bound: dict[str, Any], name: str, value: Any) -> float:
-    """A build's industry, location or slot: the best build it still allows."""
-    rs = view.ruleset
-    industry = value if name == "industry" else _encoded(bound.get("industry"))
-    location = value if name == "location" else _encoded(bound.get("location"))
-    best = -float("inf")
-    places = [location] if location is not None else list(rs.locations)
-    for place in places:
-        for slot in rs.locations[place].slots:
-            if name == "slot" and slot.id != value:
-                continue
-            for option in slot.industries:
-                if industry is not None and option != industry:
-                    continue
-                if view.table.tiles_left(appraiser.me, option) > 0:
-                    best = max(best, appraiser.build(option, place, slot.id))
-    return best
-
-
-def _encoded(value: Any) -> str | None:
-    return None if value is None else str(encode(value))
+    return max(legal, key=lambda d: decision_value(view, appraiser, d))

@@ -13,7 +13,9 @@ how many link icons a location will show. They were tuned by self-play (docs/bot
 
 The knowledge is split by job: `brass_knowledge_facts` (the judgements, and what the ruleset says
 about the shape of the game), `brass_knowledge_flips` (will a tile flip?), `brass_knowledge_outlook`
-(a position in VP), `brass_knowledge_actions` (an action in VP). This module is their front door.
+(a position in VP), `brass_knowledge_actions` (an action in VP), `brass_knowledge_choices` (the
+engine's decisions of Birmingham's actions, valued: the only part that knows the actions' names).
+This module is their front door: the bots import from it.
 
 The position is judged as an experienced player does, in VP:
 
@@ -36,9 +38,11 @@ from typing import Protocol
 
 from interpreter.engine.table import Table
 from interpreter.tools.brass_knowledge_actions import Appraiser
+from interpreter.tools.brass_knowledge_choices import admitted, answer_value, decision_value, discard_gain, whole_value
 from interpreter.tools.brass_knowledge_outlook import Outlook
 
-__all__ = ["Appraiser", "HasTable", "Outlook", "estimate"]
+__all__ = ["Appraiser", "HasTable", "Outlook", "admitted", "answer_value", "decision_value", "discard_gain",
+           "estimate", "whole_value"]
 
 
 class HasTable(Protocol):

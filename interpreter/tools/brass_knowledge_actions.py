@@ -161,10 +161,10 @@ class Appraiser:
         iron = self.table.source_cost(me, "iron", len(industries), [])
         return out.mat_worth(me, used) - out.mat_worth(me) - iron * self.rate
 
-    def rescue_loan(self, kinds: set[str]) -> bool:
-        """A seat that can pay for nothing (only a loan, a pass or a scout is possible) takes a loan
-        while the game has actions left to spend it: passing would waste every action to come."""
-        return "loan" in kinds and not kinds - {"loan", "pass", "scout"} and self.outlook.phase.actions >= LOAN_ACTIONS
+    def rescue_loan(self) -> bool:
+        """Whether a seat that can pay for nothing (only a loan, a pass or a scout is possible) takes a
+        loan: while the game has actions left to spend it, passing would waste every action to come."""
+        return self.outlook.phase.actions >= LOAN_ACTIONS
 
     def loan_sensible(self) -> bool:
         """Loans pay off only when money is short, income stays above a spiral of unpaid income,
