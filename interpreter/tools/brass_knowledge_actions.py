@@ -65,7 +65,7 @@ class Appraiser:
             worth += out.pending_worth(me, None, pending + chance * spec.income) - out.pending_worth(me)
         worth += chance * spec.link_icons * self._my_links_at.get(location, 0)
         cost = spec.cost + self._cost("coal", spec.coal, location) + self._cost("iron", spec.iron, location)
-        worth += (money - cost) * self.rate
+        worth += (money - cost) * self.rate + out.liquidity(me.money + money - cost) - out.liquidity(me.money)
         old = self.table.state.tiles.get(slot_id)
         if old is not None and old.owner is me:
             worth -= out.tile_and_income_worth(old)
@@ -182,7 +182,8 @@ class Appraiser:
         dropped = level - max(lowest, level - economy.loan_income_levels)
         funds = out.funds(me)
         after = funds + economy.loan_amount * out.fade(out.phase.actions) - dropped * out.pay_factor
-        return out.funds_worth(after) - out.funds_worth(funds)
+        liquid = out.liquidity(me.money + economy.loan_amount) - out.liquidity(me.money)
+        return out.funds_worth(after) - out.funds_worth(funds) + liquid
 
     # -- cards -----------------------------------------------------------------------------------
 

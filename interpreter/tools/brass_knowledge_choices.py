@@ -51,7 +51,7 @@ def whole_value(appraiser: Appraiser, whole: dict[str, Any]) -> float:
 
 def discard_gain(appraiser: Appraiser, kind: str) -> float:
     """What the cards discarded for this kind of action bring back: a scout takes a wild card of
-    each kind (R-SCOUT-03)."""
+    each kind (R-SCOUT-01)."""
     return 2 * appraiser.wild_keep() if kind == "scout" else 0.0
 
 

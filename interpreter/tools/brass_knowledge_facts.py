@@ -15,12 +15,15 @@ from interpreter.ruleset.model import Ruleset
 # == judgements (VP unless said otherwise) ======================================================
 
 VP_PER_POUND = 0.4  # what £1 buys while there are actions left to spend it
-SPEND_PER_ACTION = 10  # £ one action can usefully spend: funds beyond that per action left …
+SPEND_PER_ACTION = 6  # £ one action can usefully spend: funds beyond that per action left …
 SURPLUS_SHARE = 0.25  # … are worth this share of a pound
 DEBT = 2.0  # a £ of income the seat cannot pay costs more: unpaid income takes tiles and VP
+LIQUIDITY = 0.0  # VP per £ in hand (up to LIQUID_UP_TO) on top of its worth as funds: money now builds
+LIQUID_UP_TO = 30  # … the tiles that pay back sooner than income that only comes later
+LIQUID_ACTIONS = 8  # … and it stops mattering over the game's last this many actions
 SHORTFALL = 3.0  # VP per £ of the next round's negative income the seat cannot pay: it costs tiles
 MONEY_FADES_WITHIN = 3  # in the last actions of the game money can no longer be turned into VP
-ACTION_WORTH = 3.0  # what an action is worth: a tile that needs another action of its owner is worth less
+ACTION_WORTH = 2.0  # what an action is worth: a tile that needs another action of its owner is worth less
 PENDING_INCOME = 0.8  # income from tiles still to flip comes later than the income of the level now
 SELL_CHANCE = 0.85  # a mill, manufacturer or pottery connected to a merchant that buys it gets sold …
 MISSING_LINK = 0.5  # … times this for each link still missing between them …

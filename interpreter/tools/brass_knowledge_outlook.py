@@ -15,6 +15,9 @@ from interpreter.tools.brass_knowledge_facts import (
     DEAD_TILE,
     DEBT,
     FREE_SLOT_ICONS,
+    LIQUID_ACTIONS,
+    LIQUID_UP_TO,
+    LIQUIDITY,
     MONEY_FADES_WITHIN,
     PENDING_INCOME,
     REACH,
@@ -193,8 +196,12 @@ class Outlook(Prospects):
         tiles = sum(self.tile_worth(t) for t in self.state.tiles.values() if t.owner is player)
         links = sum(self.link_worth(k, player) for k, s in self.links.items() if s == seat)
         return (player.vp + tiles + self.pending_worth(player) + links + self.funds_worth(self.funds(player))
-                - self.shortfall(player)
+                + self.liquidity(player.money) - self.shortfall(player)
                 + self.mat_worth(player) + self.reach_worth(player) + self.awards(player))
+
+    def liquidity(self, money: float) -> float:
+        """What money in hand is worth beyond its worth as funds: the means to act now."""
+        return LIQUIDITY * min(max(0.0, money), LIQUID_UP_TO) * min(1.0, self.phase.actions / LIQUID_ACTIONS)
 
     def shortfall(self, player: Player) -> float:
         """The £ of the next negative income the player could not pay, in VP (a shortfall removes
