@@ -27,6 +27,7 @@ The position is judged as an experienced player does, in VP:
 - money and income: £ turn into VP through the actions still to play, so £1 is worth
   `VP_PER_POUND` while there are actions to spend it, less beyond what those actions can spend,
   and nothing at the very end; an income level is worth the money it pays over the rounds left;
+  money in hand is worth a little more (it builds now: what makes an early loan pay);
 - the mat: tiles that can never be built again (level I in the Rail Era) block better ones and
   cost VP until developed away; a lightbulb tile cannot be developed, so it is not counted;
 - the network: each location in it with a free slot is a place to build later.
