@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.values import encode
 from interpreter.tools.brass_knowledge_actions import Appraiser
+from interpreter.tools.brass_knowledge_facts import PASS_WASTE
 
 if TYPE_CHECKING:
     from interpreter.engine.view import SeatView
@@ -51,8 +52,10 @@ def whole_value(appraiser: Appraiser, whole: dict[str, Any]) -> float:
 
 def discard_gain(appraiser: Appraiser, kind: str) -> float:
     """What the cards discarded for this kind of action bring back: a scout takes a wild card of
-    each kind (R-SCOUT-01)."""
-    return 2 * appraiser.wild_keep() if kind == "scout" else 0.0
+    each kind (R-SCOUT-01); a pass throws the action away (`PASS_WASTE`)."""
+    if kind == "scout":
+        return 2 * appraiser.wild_keep()
+    return -PASS_WASTE if kind == "pass" else 0.0
 
 
 def answer_value(appraiser: Appraiser, question: dict[str, Any], option: Any) -> float:

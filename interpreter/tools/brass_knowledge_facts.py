@@ -23,6 +23,7 @@ LIQUID_UP_TO = 30  # … the tiles that pay back sooner than income that only co
 LIQUID_ACTIONS = 8  # … and it stops mattering over the game's last this many actions
 SHORTFALL = 3.0  # VP per £ of the next round's negative income the seat cannot pay: it costs tiles
 MONEY_FADES_WITHIN = 3  # in the last actions of the game money can no longer be turned into VP
+PASS_WASTE = 2.0  # a pass throws an action away: the money it keeps is worth less than the estimate says
 ACTION_WORTH = 2.0  # what an action is worth: a tile that needs another action of its owner is worth less
 PENDING_INCOME = 0.8  # income from tiles still to flip comes later than the income of the level now
 SELL_CHANCE = 0.85  # a mill, manufacturer or pottery connected to a merchant that buys it gets sold …
