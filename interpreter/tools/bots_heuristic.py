@@ -124,8 +124,8 @@ class HeuristicBot:
 
 def shortlisted(ruleset: Ruleset, appraiser: Appraiser, wholes: list[Decision]) -> list[tuple[float, Decision]]:
     """The actions worth a closer look, each with the worth of the cards it discards: the best
-    `LOOKS` by quick value, and the best of each kind (the quick values of different kinds are
-    the least comparable)."""
+    `LOOKS` by quick value, and the best of each other kind within `KIND_MARGIN` of the best (the
+    quick values of different kinds are the least comparable)."""
     ranked = sorted(candidates(ruleset, appraiser, wholes), key=lambda c: -c[0])
     chosen: list[tuple[float, Decision]] = []
     seen: set[str] = set()
