@@ -160,8 +160,8 @@ def test_simulate_against_a_base_plays_the_same_games_with_both(capsys) -> None:
         assert sum(kinds.values()) == 78
     assert main(["simulate", "what-if", "--against", "birmingham", "--players", "2", "--games", "1"]) == 0
     out = capsys.readouterr().out
-    assert "what-if against birmingham (the same seeds and bots; means per game):" in out
-    assert "loan actions per game" in out
+    assert "what-if against birmingham: 1 paired game(s), seeds 0..0 played with both" in out
+    assert "loan actions per game" in out and "too few games to tell" in out
 
 
 def test_simulate_against_an_unknown_ruleset_is_an_error(capsys) -> None:

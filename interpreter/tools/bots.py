@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from interpreter.engine.rng import Rng
 from interpreter.engine.state import Player
 from interpreter.engine.values import encode
+from interpreter.tools.bots_heuristic import HeuristicBot
+from interpreter.tools.bots_search import make_search_bot
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -300,15 +302,46 @@ SCORERS: dict[str, Callable[[SeatView, Player, Any], float]] = {
     "tile": _tile, "merchant_beer": _merchant_beer, "answer": _answer,
 }
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+class BotRegistry(dict[str, Callable[[int], Bot]]):
+    """The bots by name. `name in BOTS` also holds for a name with valid options (`search:400`), so
+    that every command that checks a bot name against the registry takes options too."""
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        base, _, options = name.partition(":")
+        if not options:
+            return super().__contains__(base)
+        try:
+            BOT_OPTIONS[base](0, options)
+        except (KeyError, ValueError):
+            return False
+        return True
+
+
+def _search_bot(seed: int, options: str = "") -> Bot:
+    return make_search_bot(seed, options or None, fallback=GreedyBot)
+
+
+BOTS = BotRegistry({"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "search": _search_bot})
+# Bots that take options after their name, `name:options` (docs/bots.md): search:400 searches 400
+# iterations per action, search:2s two seconds.
+BOT_OPTIONS: dict[str, Callable[[int, str], Bot]] = {"search": _search_bot}
 
 
 def make_bot(name: str, seed: int) -> Bot:
-    """A bot by name (`random`, `greedy`); ValueError names the known ones."""
-    factory = BOTS.get(name)
+    """A bot by name (`random`, `greedy`, `heuristic`, `search`, or `name:options` for a bot that takes options,
+    e.g. `search:400`); ValueError names the known ones."""
+    base, _, options = name.partition(":")
+    factory = BOTS.get(base)
     if factory is None:
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
-    return factory(seed)
+    if not options:
+        return factory(seed)
+    with_options = BOT_OPTIONS.get(base)
+    if with_options is None:
+        raise ValueError(f"bot {base!r} takes no options (only {', '.join(BOT_OPTIONS)} do): {name!r}")
+    return with_options(seed, options)
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

@@ -4,7 +4,8 @@
     brass show [RULESET] [--json]  print the fully resolved ruleset (after `extends`)
     brass simulate [RULESET] --players N --games K --seed S [--bot random|greedy] [--json] [--check]
                    [--against BASE]
-                                   play K games between bots; print statistics (and BASE's, side by side)
+                                   play K games between bots; print statistics (with BASE: the same
+                                   games under both, each difference with its 95% interval and a verdict)
     brass play [RULESET] --players N --seed S --seats human,greedy,... [--load FILE] [--save FILE]
                                    play at the terminal against bots
     brass play [RULESET] --from SETUP.yaml [--seats ...]
@@ -165,13 +166,15 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     simulate.add_argument("--games", type=_positive, default=10, help="number of games (default 10)")
     simulate.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed + i")
-    simulate.add_argument("--bot", default="random",
-                          help="random or greedy for every seat, or one per seat: greedy,random,... (default random)")
+    simulate.add_argument("--bot", "--seats", dest="bot", default="random",
+                          help="a bot for every seat (random, greedy...), or one per seat: greedy,random,... "
+                               "(default random)")
     simulate.add_argument("--json", action="store_true", help="print machine-readable JSON (reproducible)")
     simulate.add_argument("--timings", action="store_true", help="add seconds per game to --json")
     simulate.add_argument("--check", action="store_true", help="check the invariants after every decision")
     simulate.add_argument("--against", metavar="BASE",
-                          help="also play the same games with ruleset BASE and print the two side by side")
+                          help="also play the same games (seeds, bots rotated through the seats) with ruleset "
+                               "BASE; print each figure's difference with its 95%% interval and a verdict")
     simulate.add_argument("--jobs", type=int, default=1, metavar="N",
                           help="play in N worker processes (0: one per core); the results do not change")
     simulate.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
@@ -319,71 +322,9 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from interpreter.tools.simulate_run import bots_argument, run_games, uses_runner
+    from interpreter.tools.simulate_command import run_simulate as run  # docs/simulate.md
 
-    ruleset = load_ruleset(args.ruleset)
-    _check_players(ruleset, args.players)
-    bot = bots_argument(args.bot, args.players)
-    base = None
-    if args.against is not None:
-        base = load_ruleset(args.against)
-        _check_players(base, args.players)
-    if uses_runner(args):  # --jobs, --ray, --out: docs/simulate.md
-        outcome = run_games(args, ruleset, base, bot)
-        if isinstance(outcome, int):
-            return outcome  # interrupted; what was saved has been said
-        result, against = outcome
-    else:
-        result = _simulate_with_progress(ruleset, args, bot)
-        against = None if base is None else _simulate_with_progress(base, args, bot)
-    if args.json:
-        data = result.to_dict(timings=args.timings)
-        if against is not None:
-            data["against"] = against.to_dict(timings=args.timings)
-        print(json.dumps(data, indent=2, sort_keys=False))
-    else:
-        _print_simulation(result)
-        if against is not None:
-            _print_comparison(result, against)
-    return 0
-
-
-def _simulate_with_progress(ruleset: Ruleset, args: argparse.Namespace, bot: Any) -> Any:
-    from interpreter.tools.simulate import simulate
-
-    progress = _progress_bar(args.games) if sys.stderr.isatty() else None
-    try:
-        if progress is None:
-            return simulate(ruleset, args.players, args.games, args.seed, bot, args.check)
-        with progress[0]:
-            return simulate(ruleset, args.players, args.games, args.seed, bot, args.check, progress[1])
-    except ValueError as error:  # an unknown bot name
-        raise BrassError(str(error)) from None
-
-
-def _print_comparison(variant: Any, base: Any) -> None:
-    """The two runs' means side by side (same seeds and bots), with the change."""
-    from rich.console import Console
-    from rich.table import Table
-
-    from interpreter.tools.simulate import comparison
-
-    console = Console()
-    console.print(f"\n{variant.ruleset} against {base.ruleset} (the same seeds and bots; means per game):",
-                  highlight=False, soft_wrap=True)
-    table = Table(box=None)
-    for column in ("", variant.ruleset, base.ruleset, "change"):
-        table.add_column(column, justify="left" if not column else "right")
-    for label, mine, theirs in comparison(variant, base):
-        change = round(mine - theirs, 2)
-        table.add_row(label, f"{mine:g}", f"{theirs:g}", f"{change:+g}" if change else "0")
-    console.print(table)
-
-
-def _check_players(ruleset: Ruleset, players: int) -> None:
-    if players not in ruleset.players:
-        raise BrassError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, "
-                         f"not {players}")
+    return run(args)
 
 
 def _progress_bar(total: int) -> tuple[Any, Any]:
@@ -395,36 +336,6 @@ def _progress_bar(total: int) -> tuple[Any, Any]:
                    console=Console(stderr=True), transient=True)
     task = bar.add_task("games", total=total)
     return bar, lambda done: bar.update(task, completed=done)
-
-
-def _print_simulation(result: Any) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    stats = result.statistics(timings=True)
-    console = Console()
-    title = (f"{result.ruleset}: {len(result.games)} game(s), {result.players} players, seeds "
-             f"{result.seed}..{result.seed + len(result.games) - 1}, bots {','.join(result.bots)}"
-             f"{', invariants checked' if result.checked else ''}")
-    console.print(title, highlight=False, soft_wrap=True)
-    seats = Table(box=None)
-    for column in ("seat", "bot", "VP min", "VP mean", "VP max", "wins"):
-        seats.add_column(column, justify="left" if column == "bot" else "right")
-    for seat in range(1, result.players + 1):
-        vp, wins = stats["vp_by_seat"][str(seat)], stats["wins_by_seat"][str(seat)]
-        seats.add_row(str(seat), result.bots[seat - 1], str(vp["min"]), f"{vp['mean']:.1f}", str(vp["max"]),
-                      f"{wins:.2f}")
-    console.print(seats)
-    console.print(f"wins: a win shared by k seats counts 1/k for each ({stats['shared_wins']} shared)",
-                  highlight=False)
-    length = Table(box=None)
-    for column in ("per game", "min", "mean", "max"):
-        length.add_column(column, justify="left" if column == "per game" else "right")
-    for name, key, fmt in (("actions", "actions", "{:g}"), ("decisions", "decisions", "{:g}"),
-                           ("seconds", "seconds_per_game", "{:.3f}")):
-        row = stats[key]
-        length.add_row(name, *(fmt.format(row[k]) for k in ("min", "mean", "max")))
-    console.print(length)
 
 
 def run_play(args: argparse.Namespace) -> int:

@@ -5,11 +5,15 @@
 
 Game i uses seed `seed + i`, and the bot in each seat gets a seed derived from the
 game's seed and the seat, so every game can be rerun alone from its own seed. With
+`rotate` (the games of a comparison, `--against`), the bots change seats from game to game:
+the game with seed s seats the list rotated by s mod players, so each bot sits in each seat
+equally often over every `players` games in a row (`seating`). With
 `check`, the invariants (`invariants.py`) are checked after every decision, and the
 first violation stops the run with an error naming the game's seed and the decision.
 
 The same games in worker processes or on a Ray cluster, saved one by one to a file that an
 interrupted run resumes: `simulate_run` (`brass simulate --jobs/--ray/--out`, docs/simulate.md).
+Two runs compared, with intervals and verdicts: `simulate_compare`.
 """
 
 from __future__ import annotations
@@ -25,9 +29,11 @@ from interpreter.engine.invariants import check_invariants
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots import Bot, bot_seed, decide, deciding_seat, make_bot
+from interpreter.tools.simulate_stats import wilson
 
 BotSpec = str | Sequence[str]  # one bot name for every seat, or one per seat
-STATISTICS_COLUMNS = ("seat", "vp", "money", "income_level")  # of the standings rows, what Summary reads
+# Of the standings rows, what Summary and the comparison read.
+STATISTICS_COLUMNS = ("seat", "vp", "money", "income_position", "income_level")
 
 
 class InvariantViolation(BrassError):
@@ -55,10 +61,20 @@ class GameRecord:
     seconds: float
     violations: list[str] = field(default_factory=list)
     action_counts: dict[str, int] = field(default_factory=dict)  # actions taken, by action id
+    bots: list[str] = field(default_factory=list)  # per seat, in this game (seats rotate in a comparison)
+
+    def winner_vp(self) -> int:
+        """The VP of the player placed first (the standings are best first)."""
+        return int(self.standings[0]["vp"]) if self.standings else 0
+
+    def margin(self) -> int:
+        """The winner's VP minus the runner-up's: 0 on a shared win."""
+        return self.winner_vp() - int(self.standings[1]["vp"]) if len(self.standings) > 1 else 0
 
     def to_dict(self, timings: bool = False) -> dict[str, Any]:
-        data = {"seed": self.seed, "winners": self.winners, "actions": self.actions, "decisions": self.decisions,
-                "action_counts": self.action_counts, "standings": self.standings, "violations": self.violations}
+        data = {"seed": self.seed, "bots": self.bots, "winners": self.winners, "actions": self.actions,
+                "decisions": self.decisions, "action_counts": self.action_counts, "standings": self.standings,
+                "violations": self.violations}
         if timings:
             data["seconds"] = self.seconds
         return data
@@ -73,7 +89,7 @@ class GameRecord:
             standings = [{column: row[column] for column in STATISTICS_COLUMNS} for row in standings]
             counts = {sys.intern(kind): count for kind, count in counts.items()}
         return cls(data["seed"], standings, data["winners"], data["actions"], data["decisions"],
-                   data.get("seconds", 0.0), data["violations"], counts)
+                   data.get("seconds", 0.0), data["violations"], counts, list(data.get("bots", [])))
 
 
 @dataclass
@@ -87,6 +103,7 @@ class Summary:
     checked: bool
     games: list[GameRecord]
     action_kinds: list[str] = field(default_factory=list)  # the ruleset's actions, in its order
+    rotated: bool = False  # whether the bots changed seats from game to game (`seating`)
 
     def vp_by_seat(self) -> dict[int, list[int]]:
         seats: dict[int, list[int]] = {s: [] for s in range(1, self.players + 1)}
@@ -102,6 +119,16 @@ class Summary:
             for seat in game.winners:
                 wins[seat] += 1 / len(game.winners)
         return wins
+
+    def win_rate_by_seat(self) -> dict[int, dict[str, float]]:
+        """Each seat's share of the wins with its 95% Wilson interval: whether a seat is favoured."""
+        games = len(self.games)
+        rates = {}
+        for seat, wins in self.wins_by_seat().items():
+            low, high = wilson(wins, games)
+            rates[seat] = {"rate": round(wins / games, 4) if games else 0.0, "low": round(low, 4),
+                           "high": round(high, 4)}
+        return rates
 
     def shared_wins(self) -> int:
         return sum(1 for g in self.games if len(g.winners) > 1)
@@ -119,11 +146,15 @@ class Summary:
         stats: dict[str, Any] = {
             "vp_by_seat": {str(s): _spread(v) for s, v in self.vp_by_seat().items()},
             "wins_by_seat": {str(s): round(w, 6) for s, w in self.wins_by_seat().items()},
+            "win_rate_by_seat": {str(s): rate for s, rate in self.win_rate_by_seat().items()},
             "shared_wins": self.shared_wins(),
             "actions": _spread([g.actions for g in self.games]),
             "actions_by_kind": self.actions_by_kind(self.action_kinds),
             "vp_per_player": _spread(self.per_player("vp")),
+            "winner_vp": _spread([g.winner_vp() for g in self.games]),
+            "margin": _spread([g.margin() for g in self.games]),
             "money_per_player": _spread(self.per_player("money")),
+            "income_position_per_player": _spread(self.per_player("income_position")),
             "income_level_per_player": _spread(self.per_player("income_level")),
             "decisions": _spread([g.decisions for g in self.games]),
             "violations": sum(len(g.violations) for g in self.games),
@@ -135,7 +166,8 @@ class Summary:
     def to_dict(self, timings: bool = False) -> dict[str, Any]:
         """JSON-ready; identical for identical arguments unless `timings` adds the clock readings."""
         return {"ruleset": self.ruleset, "players": self.players, "games": len(self.games), "seed": self.seed,
-                "bots": self.bots, "checked": self.checked, "wins": "shared wins count 1/k for each of k winners",
+                "bots": self.bots, "seating": "rotated" if self.rotated else "fixed", "checked": self.checked,
+                "wins": "shared wins count 1/k for each of k winners",
                 "summary": self.statistics(timings), "per_game": [g.to_dict(timings) for g in self.games]}
 
 
@@ -154,6 +186,15 @@ def seat_bots(bot: BotSpec, players: int) -> list[str]:
     if len(names) != players:
         raise ValueError(f"{len(names)} bots given for {players} players")
     return names
+
+
+def seating(bots: Sequence[str], seed: int, rotate: bool) -> list[str]:
+    """The bot in each seat of the game with this seed: the list as given, or rotated by
+    seed mod players, so that over any `players` games in a row each bot sits in each seat
+    once. Keyed on the seed, not on the game's place in the run: a game still depends on its
+    seed alone, however a run is split, extended or resumed."""
+    shift = seed % len(bots) if rotate and bots else 0
+    return list(bots[shift:]) + list(bots[:shift])
 
 
 def play_game(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str], check: bool = False) -> GameRecord:
@@ -177,12 +218,13 @@ def play_game(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str], ch
     standings = game.standings()
     winners = sorted(row["seat"] for row in standings if row["place"] == 1)
     return GameRecord(seed, standings, winners, actions, decisions, time.perf_counter() - start,
-                      action_counts=dict(sorted(counts.items())))
+                      action_counts=dict(sorted(counts.items())), bots=list(bots))
 
 
 def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0, bot: BotSpec = "random",
-             check: bool = False, progress: Callable[[int], None] | None = None) -> Summary:
-    """Play `games` games (game i with seed `seed + i`); `progress(i)` is called after each one."""
+             check: bool = False, progress: Callable[[int], None] | None = None, rotate: bool = False) -> Summary:
+    """Play `games` games (game i with seed `seed + i`, its seats by `seating`); `progress(i)` is
+    called after each one."""
     if players not in ruleset.players:
         raise ValueError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, "
                          f"not {players}")
@@ -191,23 +233,8 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0, bot: Bot
         make_bot(name, 0)  # an unknown name fails before any game is played
     records = []
     for i in range(games):
-        records.append(play_game(ruleset, players, seed + i, names, check))
+        records.append(play_game(ruleset, players, seed + i, seating(names, seed + i, rotate), check))
         if progress is not None:
             progress(i + 1)
-    return Summary(ruleset.name, players, seed, names, check, records, list(ruleset.actions))
+    return Summary(ruleset.name, players, seed, names, check, records, list(ruleset.actions), rotate)
 
-
-def comparison(variant: Summary, base: Summary) -> list[tuple[str, float, float]]:
-    """The figures of two runs over the same seeds and bots, side by side: (what, variant, base)."""
-    a, b = variant.statistics(), base.statistics()
-    rows: list[tuple[str, float, float]] = []
-    for seat in range(1, variant.players + 1):
-        rows.append((f"VP of seat {seat}", a["vp_by_seat"][str(seat)]["mean"], b["vp_by_seat"][str(seat)]["mean"]))
-    for key, label in (("vp_per_player", "VP per player"), ("money_per_player", "money per player (£)"),
-                       ("income_level_per_player", "income level per player"), ("actions", "actions per game")):
-        rows.append((label, a[key]["mean"], b[key]["mean"]))
-    kinds = list(dict.fromkeys(variant.action_kinds + base.action_kinds))
-    mine, theirs = variant.actions_by_kind(kinds), base.actions_by_kind(kinds)
-    rows.extend((f"{kind} actions per game", mine[kind], theirs[kind]) for kind in kinds)
-    rows.append(("shared wins", a["shared_wins"], b["shared_wins"]))
-    return rows

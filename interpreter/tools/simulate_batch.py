@@ -16,7 +16,7 @@ from pathlib import Path
 import rulesets
 from interpreter.ruleset.loader import load_ruleset, resolve_ruleset_path
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.simulate import GameRecord, play_game
+from interpreter.tools.simulate import GameRecord, play_game, seating
 
 ROLES = ("ruleset", "against")  # the variant's games, and those of the --against base
 
@@ -28,9 +28,10 @@ class Batch:
     role: str  # one of ROLES: which of the run's rulesets
     ruleset: str  # a reference for `ruleset_for`
     players: int
-    bots: tuple[str, ...]  # per seat
+    bots: tuple[str, ...]  # per seat, before any rotation
     check: bool
     seeds: tuple[int, ...]
+    rotate: bool = False  # seats rotated game by game (`simulate.seating`): the games of a comparison
 
 
 # The rulesets this process has loaded, by reference: a worker serves many batches.
@@ -55,7 +56,8 @@ def ruleset_for(reference: str) -> Ruleset:
 def play_batch(batch: Batch) -> list[GameRecord]:
     """Every game of the batch, in seed order (InvariantViolation, with --check, stops it)."""
     ruleset = ruleset_for(batch.ruleset)
-    return [play_game(ruleset, batch.players, seed, batch.bots, batch.check) for seed in batch.seeds]
+    return [play_game(ruleset, batch.players, seed, seating(batch.bots, seed, batch.rotate), batch.check)
+            for seed in batch.seeds]
 
 
 def batch_size(games: int, workers: int, largest: int) -> int:
@@ -65,10 +67,10 @@ def batch_size(games: int, workers: int, largest: int) -> int:
 
 
 def make_batches(todo: dict[tuple[str, str], list[int]], players: int, bots: Iterable[str], check: bool,
-                 size: int) -> list[Batch]:
+                 size: int, rotate: bool = False) -> list[Batch]:
     """The batches of `todo` ((role, reference) → seeds), ordered by seed: an interrupted run
     with --against holds both rulesets' games for the same seeds."""
-    found = [Batch(role, reference, players, tuple(bots), check, tuple(chunk))
+    found = [Batch(role, reference, players, tuple(bots), check, tuple(chunk), rotate)
              for (role, reference), seeds in todo.items() for chunk in _chunks(sorted(seeds), size)]
     return sorted(found, key=lambda batch: (batch.seeds[0], ROLES.index(batch.role)))
 

@@ -67,6 +67,11 @@ class Plan:
     done: dict[Key, GameRecord] = field(default_factory=dict)
 
     @property
+    def rotate(self) -> bool:
+        """A comparison's games rotate the seats (`simulate.seating`); a single run's keep them."""
+        return "against" in self.rulesets
+
+    @property
     def total(self) -> int:
         return len(self.seeds) * len(self.rulesets)
 
@@ -142,7 +147,7 @@ def _play(plan: Plan, runner: Runner) -> None:
     """Play the runner's batches, adding each game to `plan.done` (with --out: written to the
     file at once, and only marked in memory)."""
     writer = GameWriter(plan.path) if plan.path is not None else None
-    with writer or contextlib.nullcontext(), _progress(plan.total, len(plan.done)) as advance, \
+    with writer or contextlib.nullcontext(), progress_bar(plan.total, len(plan.done)) as advance, \
             contextlib.closing(runner):
         for batch, records in runner:
             for record in records:
@@ -179,10 +184,11 @@ def _runner(args: argparse.Namespace, plan: Plan) -> Runner:
     if args.ray is not None:
         with connected(args.ray or None) as ray:
             size = ray_batch_size(games, cluster_cpus(ray))
-            yield from on_ray(ray, make_batches(todo, plan.players, plan.bots, plan.check, size))
+            yield from on_ray(ray, make_batches(todo, plan.players, plan.bots, plan.check, size, plan.rotate))
         return
     jobs = args.jobs or _cores()
-    batches = make_batches(todo, plan.players, plan.bots, plan.check, batch_size(games, jobs, LARGEST_LOCAL_BATCH))
+    size = batch_size(games, jobs, LARGEST_LOCAL_BATCH)
+    batches = make_batches(todo, plan.players, plan.bots, plan.check, size, plan.rotate)
     if min(jobs, len(batches)) <= 1:
         yield from in_this_process(batches)
     else:
@@ -198,7 +204,7 @@ def _cores() -> int:
 
 
 @contextlib.contextmanager
-def _progress(total: int, done: int) -> Iterator[Callable[[int], None]]:
+def progress_bar(total: int, done: int = 0) -> Iterator[Callable[[int], None]]:
     """A progress bar with the time left, on a terminal only; yields the function that advances it."""
     if not sys.stderr.isatty():
         yield lambda count: None
@@ -226,7 +232,7 @@ def _summaries(plan: Plan, full: bool) -> tuple[Summary, Summary | None]:
         raise BrassError(f"{len(missing)} game(s) are missing after the run (first: {missing[0]}); rerun with "
                          "--resume to play them")
     summaries = {role: Summary(ruleset.name, plan.players, plan.seeds.start, plan.bots, plan.check,
-                               [played[(role, seed)] for seed in plan.seeds], list(ruleset.actions))
+                               [played[(role, seed)] for seed in plan.seeds], list(ruleset.actions), plan.rotate)
                  for role, ruleset in plan.rulesets.items()}
     return summaries["ruleset"], summaries.get("against")
 

@@ -1,7 +1,8 @@
 """The `--out FILE.jsonl` of `brass simulate`: one JSON record per finished game, nothing lost.
 
 Each line is a whole game: which ruleset played it (`role` "ruleset", or "against" for the
-base of a comparison), its seed, the players and bots, the result (standings with VP,
+base of a comparison), its seed, the players and the bot in each seat (rotated from game to
+game in a comparison), the result (standings with VP,
 money and income; winners; actions and decisions; actions by kind), and `run`, the
 parameters of the whole run. A line is written and flushed as soon as its game is back, so
 a crash loses at most the line being written; reading ignores a torn last line with a
@@ -10,6 +11,10 @@ warning, and `--resume` cuts it off before appending (else the next line would b
 A run is identified by its parameters, the rulesets' contents included (`fingerprint`): a
 file is only ever resumed by the run that wrote it, so two runs' games are never mixed.
 Reading keeps the first record of each (role, seed): a game played twice counts once.
+
+Format 2 added `seating` to the run (a comparison now rotates the seats). A file of format 1
+is still read for a single run, whose games are played as they were; its comparisons kept
+every bot in one seat, so they are refused, never mixed with rotated games.
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.simulate import GameRecord
 
-FORMAT = "brass-simulate/1"
+FORMAT = "brass-simulate/2"
+OLD_FORMAT = "brass-simulate/1"  # no `seating`: every bot kept its seat, comparisons included
 GAME_FIELDS = ("role", "ruleset", "seed", "winners", "actions", "decisions", "action_counts", "standings",
                "violations")
 Key = tuple[str, int]  # (role, seed)
@@ -44,15 +50,15 @@ def run_parameters(rulesets: dict[str, Ruleset], players: int, bots: Sequence[st
     (a larger --games) or summarised in part (a smaller one)."""
     base = rulesets.get("against")
     return {"format": FORMAT, "ruleset": rulesets["ruleset"].name, "against": base.name if base else None,
-            "players": players, "bots": list(bots), "check": check,
+            "players": players, "bots": list(bots), "seating": "rotated" if base else "fixed", "check": check,
             "fingerprints": {role: fingerprint(ruleset) for role, ruleset in rulesets.items()}}
 
 
 def game_line(run: dict[str, Any], role: str, ruleset: str, record: GameRecord) -> dict[str, Any]:
-    """The record of one game as written to the file."""
+    """The record of one game as written to the file (`bots`: this game's seats)."""
     game = record.to_dict(timings=True)
     return {"ruleset": ruleset, "role": role, "seed": game.pop("seed"), "players": run["players"],
-            "bots": run["bots"], **game, "run": run}
+            "bots": game.pop("bots") or run["bots"], **game, "run": run}
 
 
 def prepare(path: Path, resume: bool) -> str | None:
@@ -102,7 +108,7 @@ def read_games(path: Path, run: dict[str, Any], brief: bool = False) -> tuple[di
         if not line.strip():
             continue
         data = _parse(line, path, number)
-        difference = _run_difference(data["run"], run)
+        difference = _run_difference(_upgraded(data["run"], path, number), run)
         if difference:
             raise BrassError(f"{path} holds the games of another run (line {number}: {difference}); give that "
                              "run's arguments to resume it, or another --out file")
@@ -129,6 +135,17 @@ def _parse(line: str, path: Path, number: int) -> dict[str, Any]:
             any(name not in data for name in GAME_FIELDS):
         raise BrassError(f"line {number} of {path} is not a game record of `brass simulate --out`")
     return data
+
+
+def _upgraded(found: dict[str, Any], path: Path, number: int) -> dict[str, Any]:
+    """A run of format 1 as format 2 says it, if its games are still valid (see the docstring)."""
+    if found.get("format") != OLD_FORMAT:
+        return found
+    if found.get("against") is not None:
+        raise BrassError(f"{path} holds a comparison saved by an older brass (line {number}: {OLD_FORMAT}), "
+                         "which kept each bot in its seat; comparisons now rotate the seats, so its games "
+                         "cannot be reused: give another --out file")
+    return {**found, "format": FORMAT, "seating": "fixed"}
 
 
 def _run_difference(found: dict[str, Any], wanted: dict[str, Any]) -> str | None:

@@ -1,0 +1,243 @@
+"""The search bot: the generic ISMCTS of `tools/mcts.py` on a toy game where the right move is known,
+then the Brass bot of `tools/bots_search.py` (legal decisions over whole games, reproducibility,
+decisions it did not plan, budgets and the registry). Budgets are small: these tests check
+behaviour, never strength or time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from interpreter import Game, load_ruleset
+from interpreter.engine.rng import Rng
+from interpreter.tools.bots import BOTS, GreedyBot, bot_seed, decide, make_bot
+from interpreter.tools.bots_search import (
+    BUDGET_VARIABLE,
+    SearchBot,
+    SearchOptions,
+    parse_budget,
+    representatives,
+    search_parts,
+)
+from interpreter.tools.mcts import Budget, Settings, search
+
+# == the generic search on a toy game ==============================================================
+
+
+@dataclass
+class Pile:
+    left: int
+    to_move: int = 0
+    winner: int | None = None
+
+
+class HiddenNim:
+    """Take 1 to 3 counters; who takes the last one wins. The pile holds `visible` counters and a
+    number drawn from `hidden` that the searching player (0) does not know. Whoever leaves a
+    multiple of 4 wins with perfect play."""
+
+    def __init__(self, visible: int, hidden: tuple[int, ...]) -> None:
+        self.visible, self.hidden = visible, hidden
+        self.dealt: list[int] = []
+
+    def determinize(self, rng: Rng) -> Pile:
+        self.dealt.append(self.hidden[rng.below(len(self.hidden))])
+        return Pile(self.visible + self.dealt[-1])
+
+    def player(self, state: Pile) -> int:
+        return state.to_move
+
+    def is_over(self, state: Pile) -> bool:
+        return state.left == 0
+
+    def moves(self, state: Pile, rng: Rng) -> list[int]:
+        return [n for n in (1, 2, 3) if n <= state.left]
+
+    def key(self, move: int) -> int:
+        return move
+
+    def play(self, state: Pile, move: int) -> Pile:
+        state.left -= move
+        state.winner = state.to_move if state.left == 0 else None
+        state.to_move = 1 - state.to_move
+        return state
+
+    def rollout_step(self, state: Pile, rng: Rng) -> Pile:
+        moves = self.moves(state, rng)
+        return self.play(state, moves[rng.below(len(moves))])
+
+    def evaluate(self, state: Pile) -> dict[int, float]:
+        return {p: 1.0 if state.winner == p else -1.0 for p in (0, 1)}
+
+
+TO_END = Settings(rollout_moves=None, widening=10.0)  # Nim has 3 moves: no need to widen slowly
+
+
+@pytest.mark.parametrize(("visible", "hidden", "best"), [
+    (9, (0,), 1), (10, (0,), 2), (11, (0,), 3),  # no hidden counter: plain Nim
+    (5, (0, 4), 1), (6, (0, 4), 2), (7, (0, 4), 3),  # the same answer in every world
+])
+def test_the_search_finds_the_winning_move(visible: int, hidden: tuple[int, ...], best: int) -> None:
+    result = search(HiddenNim(visible, hidden), Budget(iterations=1500), Rng(1), TO_END)
+    assert result.move == best
+    assert result.children[0].mean > 0.5  # and sees that it wins
+
+
+def test_the_search_weighs_the_worlds_it_cannot_tell_apart() -> None:
+    """4 or 5 counters: taking 1 wins when there are 5 and loses when there are 4; every other move
+    loses in both worlds. The search must deal both worlds (not peek at one) and take 1."""
+    game = HiddenNim(4, (0, 1))
+    result = search(game, Budget(iterations=1500), Rng(2), TO_END)
+    assert result.move == 1
+    assert set(game.dealt) == {0, 1}
+    assert -0.5 < result.children[0].mean < 0.5  # about one world in two is won
+
+
+def test_a_move_legal_in_some_worlds_only_is_counted_where_it_is_available() -> None:
+    """2 counters and 0 or 2 hidden: after taking 1, the other player has 1 counter left (one move)
+    or 3 (three moves); taking 3 there is only available in one world in two."""
+    result = search(HiddenNim(2, (0, 2)), Budget(iterations=400), Rng(3), TO_END)
+    took_one = result.root.children[1]
+    reply = took_one.children
+    assert reply[1].available == took_one.visits - 1  # always legal: every visit but the first
+    assert 0 < reply[3].available < reply[1].available
+
+
+def test_the_search_is_reproducible_and_honours_its_budget() -> None:
+    one = search(HiddenNim(13, (0, 4)), Budget(iterations=300), Rng(5), TO_END)
+    two = search(HiddenNim(13, (0, 4)), Budget(iterations=300), Rng(5), TO_END)
+    assert one.iterations == two.iterations == 300
+    assert [(c.move, c.visits, c.total) for c in one.children] == [(c.move, c.visits, c.total) for c in two.children]
+    timed = search(HiddenNim(13, (0, 4)), Budget(seconds=0.01), Rng(5), TO_END)
+    assert timed.iterations >= 1
+
+
+def test_progressive_widening_keeps_the_moves_considered_few() -> None:
+    narrow = search(HiddenNim(30, (0,)), Budget(iterations=1), Rng(1), Settings(widening=1.0))
+    assert len(narrow.root.children) == 1  # the first listed move only
+
+
+def test_a_single_move_is_returned_without_searching() -> None:
+    result = search(HiddenNim(1, (0,)), Budget(iterations=100), Rng(1))
+    assert result.move == 1 and result.iterations == 0
+
+
+def test_a_budget_needs_something_positive() -> None:
+    with pytest.raises(ValueError):
+        Budget()
+    with pytest.raises(ValueError):
+        Budget(iterations=0)
+
+
+# == the Brass search bot ==========================================================================
+
+CHEAP = SearchOptions(Budget(iterations=12), Settings(rollout_moves=2))
+
+
+def cheap_bot(seed: int, options: SearchOptions = CHEAP) -> SearchBot:
+    """The bot with the best parts available, searching little."""
+    return SearchBot(seed, options, search_parts(GreedyBot))
+
+
+def greedy_until(game: Game, seed: int, stop: int) -> Game:
+    bots = {s: make_bot("greedy", bot_seed(seed, s)) for s in range(1, len(game.state.players) + 1)}
+    while len(game.moves) < stop:
+        game.apply(decide(bots[game.deciding_seat], game))
+    return game
+
+
+@pytest.mark.parametrize("ruleset", ["birmingham", "birmingham-intro"])
+def test_the_search_bot_plays_a_whole_game_with_legal_decisions(ruleset: str) -> None:
+    game = Game.new(load_ruleset(ruleset), 2, seed=4)
+    bot = cheap_bot(11)
+    bots = {1: bot, 2: GreedyBot(12)}
+    actions = searched = 0
+    while not game.is_over:
+        seat = game.deciding_seat
+        starts = seat == 1 and game.pending is None and game.question is None
+        bot.last_search = None
+        decision = bots[seat].choose(game.view(seat))
+        assert decision in game.legal_actions()
+        actions += starts
+        searched += starts and bot.last_search is not None
+        game.apply(decision)
+    assert actions >= 15 and searched == actions  # every action of seat 1 started from a search
+
+
+def test_same_seed_and_view_same_choice_and_plan() -> None:
+    game = greedy_until(Game.new(load_ruleset("birmingham"), 2, seed=8), 8, 30)
+    while game.pending is not None or game.question is not None:
+        game.apply(decide(GreedyBot(1), game))
+    view = game.view(game.deciding_seat)
+    one, two = cheap_bot(5), cheap_bot(5)
+    assert one.choose(view) == two.choose(view)
+    assert one.plan == two.plan and len(one.plan) >= 1
+
+
+def test_the_bot_plays_its_plan_decision_by_decision() -> None:
+    game = greedy_until(Game.new(load_ruleset("birmingham"), 2, seed=9), 9, 40)
+    while game.pending is not None or game.question is not None:
+        game.apply(decide(GreedyBot(1), game))
+    seat, bot = game.deciding_seat, cheap_bot(3)
+    start = len(game.moves)
+    game.apply(bot.choose(game.view(seat)))
+    while game.pending is not None and game.deciding_seat == seat:
+        game.apply(bot.choose(game.view(seat)))
+    played = game.moves[start:start + len(bot.plan)]
+    assert tuple(played) == bot.plan
+
+
+def test_in_the_middle_of_an_action_it_did_not_plan_the_bot_continues_it() -> None:
+    game = greedy_until(Game.new(load_ruleset("birmingham"), 2, seed=1), 1, 20)
+    while game.pending is not None or game.question is not None:
+        game.apply(decide(GreedyBot(1), game))
+    game.apply({"action": "build"} if {"action": "build"} in game.legal_actions() else game.legal_actions()[0])
+    while game.pending is not None:
+        seat = game.deciding_seat
+        decision = cheap_bot(7).choose(game.view(seat))  # a new bot each time: no plan
+        assert decision in game.legal_actions()
+        game.apply(decision)
+
+
+@pytest.mark.parametrize(("seed", "stop", "mid_action"), [(1, 58, False), (1, 103, True)])
+def test_a_question_to_the_bot_is_answered(seed: int, stop: int, mid_action: bool) -> None:
+    """A shortfall question between actions (seat 1), and a develop question in an action (seat 2)."""
+    game = greedy_until(Game.new(load_ruleset("birmingham"), 2, seed=seed), seed, stop)
+    assert game.question is not None and (game.pending is not None) == mid_action
+    seat = game.deciding_seat
+    answer = cheap_bot(2).choose(game.view(seat))
+    assert answer in game.legal_actions() and "answer" in answer
+
+
+def test_actions_differing_only_by_the_card_are_considered_once() -> None:
+    game = greedy_until(Game.new(load_ruleset("birmingham"), 2, seed=3), 3, 60)
+    while game.pending is not None or game.question is not None:
+        game.apply(decide(GreedyBot(1), game))
+    actions = game.whole_actions()
+    kept = representatives(game, actions)
+    assert len(kept) < len(actions) / 3
+    assert {a["action"] for a in kept} == {a["action"] for a in actions}
+
+
+# == budgets and the registry ======================================================================
+
+def test_budgets_in_iterations_or_seconds() -> None:
+    assert parse_budget("400") == Budget(iterations=400)
+    assert parse_budget("2s") == Budget(seconds=2.0)
+    assert parse_budget("0.5s") == Budget(seconds=0.5)
+    for wrong in ("", "fast", "0", "-1s", "2m"):
+        with pytest.raises(ValueError):
+            parse_budget(wrong)
+
+
+def test_the_registry_takes_a_budget_after_the_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = make_bot("search:30", 1)
+    assert isinstance(bot, SearchBot) and bot.options.budget == Budget(iterations=30)
+    assert "search:30" in BOTS and "search:1.5s" in BOTS and "search" in BOTS
+    assert "search:lots" not in BOTS and "greedy:3" not in BOTS and "clever" not in BOTS
+    with pytest.raises(ValueError):
+        make_bot("greedy:3", 1)
+    monkeypatch.setenv(BUDGET_VARIABLE, "25")
+    default = make_bot("search", 1)
+    assert isinstance(default, SearchBot) and default.options.budget == Budget(iterations=25)
