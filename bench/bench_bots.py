@@ -26,9 +26,11 @@ run leaves it out or lowers its budget: `--bots random,greedy,heuristic --games 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import math
 import statistics
+import sys
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -86,11 +88,18 @@ def play(match: Match) -> Outcome:
     return Outcome(match, vp, winners, tuple(actions))
 
 
-def play_all(matches: list[Match], jobs: int) -> dict[Match, Outcome]:
-    if jobs <= 1:
-        return {match: play(match) for match in matches}
-    with ProcessPoolExecutor(jobs) as pool:
-        return dict(zip(matches, pool.map(play, matches, chunksize=1), strict=True))
+def play_all(matches: list[Match], jobs: int, part: str) -> dict[Match, Outcome]:
+    """Every match's outcome, saying on stderr how many games are done (a run can take hours)."""
+    outcomes: dict[Match, Outcome] = {}
+    with contextlib.ExitStack() as stack:
+        played: Iterable[Outcome] = map(play, matches)
+        if jobs > 1:
+            pool = stack.enter_context(ProcessPoolExecutor(jobs))
+            played = pool.map(play, matches, chunksize=1)
+        for match, outcome in zip(matches, played, strict=True):
+            outcomes[match] = outcome
+            print(f"{part}: {len(outcomes)} of {len(matches)} games", file=sys.stderr, flush=True)
+    return outcomes
 
 
 # -- the games of each part -------------------------------------------------------------------------
@@ -216,12 +225,12 @@ def main() -> None:
     counts = [int(count) for count in args.players.split(",")]
     console = Console()
     started = time.perf_counter()
-    own = play_all(self_play(args.ruleset, bots, counts, args.games, args.seed), args.jobs)
+    own = play_all(self_play(args.ruleset, bots, counts, args.games, args.seed), args.jobs, "self-play")
     _show(console, "self-play: mean VP per seat (the bot in every seat)", self_play_table(bots, counts, own))
     _show(console, "CPU time per action in self-play (all its decisions: the seat's view and the choice)",
           timing_table(bots, own))
     if args.pairs > 0:
-        pairs = play_all(head_to_head(args.ruleset, bots, args.pairs, args.seed), args.jobs)
+        pairs = play_all(head_to_head(args.ruleset, bots, args.pairs, args.seed), args.jobs, "head to head")
         _show(console, "head to head, seats rotated: the first bot's win rate (95% Wilson interval)",
               head_to_head_table(pairs))
     console.print(f"{args.ruleset}, seeds from {args.seed}; {time.perf_counter() - started:.0f} s in all",

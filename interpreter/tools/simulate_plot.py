@@ -83,7 +83,8 @@ def _vp_by_seat(axes: Any, runs: Sequence[Summary]) -> None:
         vp = run.vp_by_seat()
         positions = [seat - 0.4 + width * (index + 0.5) for seat in seats]
         boxes = axes.boxplot([vp[seat] for seat in seats], positions=positions, widths=width * 0.9,
-                             patch_artist=True, showmeans=True, manage_ticks=False)
+                             patch_artist=True, showmeans=True, manage_ticks=False,
+                             medianprops={"color": "black"})
         for box in boxes["boxes"]:
             box.set(facecolor=COLOURS[index], alpha=0.45)
         axes.plot([], [], color=COLOURS[index], linewidth=8, alpha=0.45, label=run.ruleset)  # the legend's key
