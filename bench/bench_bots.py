@@ -202,8 +202,9 @@ def _plus_minus(centre: float, half: float | None) -> str:
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ruleset", nargs="?", default="birmingham")
-    parser.add_argument("--games", type=int, default=10, help="self-play games per bot and player count")
-    parser.add_argument("--pairs", type=int, default=10, help="seeds per head-to-head lineup (each seated every way)")
+    parser.add_argument("--games", type=int, default=10, help="self-play games per bot and player count (0: none)")
+    parser.add_argument("--pairs", type=int, default=10,
+                        help="seeds per head-to-head lineup, each seated every way (0: none)")
     parser.add_argument("--bots", default=DEFAULT_BOTS, help=f"the bots, comma-separated (default {DEFAULT_BOTS})")
     parser.add_argument("--search-budget", default="400", help="the search bot's budget: iterations (400) or 1s")
     parser.add_argument("--players", default="2,3,4", help="player counts of the self-play games")
@@ -225,10 +226,11 @@ def main() -> None:
     counts = [int(count) for count in args.players.split(",")]
     console = Console()
     started = time.perf_counter()
-    own = play_all(self_play(args.ruleset, bots, counts, args.games, args.seed), args.jobs, "self-play")
-    _show(console, "self-play: mean VP per seat (the bot in every seat)", self_play_table(bots, counts, own))
-    _show(console, "CPU time per action in self-play (all its decisions: the seat's view and the choice)",
-          timing_table(bots, own))
+    if args.games > 0:
+        own = play_all(self_play(args.ruleset, bots, counts, args.games, args.seed), args.jobs, "self-play")
+        _show(console, "self-play: mean VP per seat (the bot in every seat)", self_play_table(bots, counts, own))
+        _show(console, "CPU time per action in self-play (all its decisions: the seat's view and the choice)",
+              timing_table(bots, own))
     if args.pairs > 0:
         pairs = play_all(head_to_head(args.ruleset, bots, args.pairs, args.seed), args.jobs, "head to head")
         _show(console, "head to head, seats rotated: the first bot's win rate (95% Wilson interval)",
