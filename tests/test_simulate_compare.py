@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from interpreter.tools.simulate import GameRecord, Summary, seating
-from interpreter.tools.simulate_compare import compare
+from interpreter.tools.simulate_compare import compare, figures
 from interpreter.tools.simulate_stats import (
     Difference,
     decimals,
@@ -193,6 +193,40 @@ def test_the_comparison_json_has_its_shape_and_is_the_same_twice(run) -> None:
         assert row["significant"] == (row["interval"][0] > 0 or row["interval"][1] < 0)
     assert set(report["win_rate_by_seat"]) == {"variant", "base"}
     assert report["win_rate_by_seat"]["base"] == first["against"]["summary"]["win_rate_by_seat"]
+
+
+def test_every_figure_is_the_paired_difference_of_the_saved_games(run) -> None:
+    """The comparison's numbers recomputed from the games it prints: seed by seed, the variant's
+    game minus the base's, and the interval of those differences."""
+    data = simulate_json(run, *SMALL, "what-if", "--against", "birmingham", "--bot", "greedy,random")
+    variant, base = data["per_game"], data["against"]["per_game"]
+    assert [game["seed"] for game in variant] == [game["seed"] for game in base] == [3, 4, 5, 6]
+
+    def per_player(game: dict[str, Any], column: str) -> float:
+        return sum(row[column] for row in game["standings"]) / len(game["standings"])
+
+    readers = {
+        "vp_per_player": lambda game: per_player(game, "vp"),
+        "money_per_player": lambda game: per_player(game, "money"),
+        "vp_seat_2": lambda game: next(row["vp"] for row in game["standings"] if row["seat"] == 2),
+        "winner_vp": lambda game: game["standings"][0]["vp"],
+        "margin": lambda game: game["standings"][0]["vp"] - game["standings"][1]["vp"],
+        "decisions": lambda game: game["decisions"],
+        "actions_build": lambda game: game["action_counts"].get("build", 0),
+    }
+    phrases = {figure.key: figure.phrase for figure in figures(2, ["build"])}
+    for key, read in readers.items():
+        mine, theirs = [read(game) for game in variant], [read(game) for game in base]
+        expected = paired_difference(mine, theirs)
+        assert expected.low is not None and expected.high is not None
+        row = data["comparison"]["figures"][key]
+        assert row["variant"] == round(sum(mine) / 4, 4) and row["base"] == round(sum(theirs) / 4, 4), key
+        assert row["difference"] == round(expected.mean, 4), key
+        assert row["interval"] == [round(expected.low, 4), round(expected.high, 4)], key
+        assert row["verdict"] == verdict(phrases[key], expected), key
+    # the seats rotate with the seed (3 and 5 odd: the list turned once) and pair up game by game
+    assert [game["bots"] for game in variant] == [["random", "greedy"], ["greedy", "random"]] * 2
+    assert [game["bots"] for game in base] == [game["bots"] for game in variant]
 
 
 def test_a_ruleset_against_itself_differs_in_nothing(run) -> None:

@@ -183,6 +183,8 @@ def _parser() -> argparse.ArgumentParser:
                                                         "the summary is read from it")
     simulate.add_argument("--resume", action="store_true", help="finish the run saved in --out: play only its "
                                                                 "missing seeds")
+    simulate.add_argument("--plot", metavar="FILE", help="draw VP per seat, the action mix and game length "
+                                                         "into FILE (.png, .svg, .pdf; needs brass-rules[plot])")
     simulate.set_defaults(run=run_simulate)
 
     play = commands.add_parser("play", help="play a game at the terminal against bots")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from rich.console import Console
@@ -20,6 +21,7 @@ from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.simulate import BotSpec, Summary, simulate
 from interpreter.tools.simulate_compare import compare
+from interpreter.tools.simulate_plot import check_plot_path, write_plot
 from interpreter.tools.simulate_run import bots_argument, progress_bar, run_games, uses_runner
 from interpreter.tools.simulate_stats import decimals
 
@@ -28,6 +30,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset)
     _check_players(ruleset, args.players)
     bot = bots_argument(args.bot, args.players)
+    if args.plot is not None:
+        check_plot_path(args.plot)  # a wrong name or no matplotlib: said before any game is played
     base = None
     if args.against is not None:
         base = load_ruleset(args.against)
@@ -47,6 +51,9 @@ def run_simulate(args: argparse.Namespace) -> int:
         print_simulation(result)
     else:
         print_comparison(compare(result, against), result)
+    if args.plot is not None:
+        write_plot(args.plot, result, against)
+        print(f"plots written to {args.plot}", file=sys.stderr)
     return 0
 
 
