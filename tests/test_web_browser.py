@@ -3,7 +3,8 @@ system chromedriver (nothing downloads a browser). A real uvicorn server runs in
 free port of 127.0.0.1.
 
 - a whole 2-player game played by clicks against a bot, to the final scores;
-- a real game's trace replayed to its last step with the slider, whose scores are the trace's;
+- a real game's trace replayed step by step with the slider, and each of the five real games to
+  its last step, whose scores are the trace's;
 - a click on the board refused with its rule, and backing out of a half-made action.
 
 Skipped, saying why, when Chromium, chromedriver or the `[web]` extra is missing.
@@ -179,6 +180,40 @@ def test_a_real_game_is_replayed_to_its_final_scores_with_the_slider(browser: An
     browser.find_element(By.ID, "prev").click()
     settled(browser)
     assert browser.find_element(By.ID, "step-count").text == f"step {last - 1} of {last}"
+
+
+# Each real game of ../shared/real-games, with the link tiles it needs: two of them place a 15th
+# rail link, which the rulebook's 14 tiles refuse (docs/real-games.md, Findings); the page's
+# "links per player" field replays them as `brass replay --trace --links-per-player 99` does.
+REAL_GAMES = {"wq9gs6-2p-full": None, "anon-4p2-human-vs-jsb-v20260903": 99,
+              "anon-4p2-human-vs-jsb-v20260910-0908": None, "brass-GM7VZA-anon": 99, "brass-YATANA-anon": None}
+
+
+@pytest.mark.parametrize("name", list(REAL_GAMES))
+def test_every_real_game_is_replayed_to_its_recorded_scores(browser: Any, server: str, name: str) -> None:
+    trace = TRACES / "traces" / f"{name}.trace.json"
+    if not trace.is_file():
+        pytest.skip(f"the real games are not beside the repository ({trace})")
+    expected = json.loads(trace.read_text(encoding="utf-8"))["scores"]["finalVP"]
+    open_page(browser, server)
+    browser.find_element(By.ID, "tab-replay").click()
+    browser.execute_script("document.getElementById('trace-select').value = arguments[0]", str(trace))
+    links = browser.find_element(By.ID, "links")
+    links.clear()
+    if REAL_GAMES[name] is not None:
+        links.send_keys(str(REAL_GAMES[name]))
+    browser.find_element(By.ID, "replay-trace").click()
+    settled(browser)
+    assert page_error(browser) == ""
+    slider = browser.find_element(By.ID, "slider")
+    last = int(slider.get_attribute("max"))
+    browser.execute_script("const s = arguments[0]; s.value = arguments[1]; s.dispatchEvent(new Event('input'))",
+                           slider, last)
+    settled(browser)
+    rows = browser.find_elements(By.CSS_SELECTOR, "#players-table tr[data-seat]")
+    by_seat = sorted(rows, key=lambda row: int(row.get_attribute("data-seat")))
+    assert [int(row.find_elements(By.TAG_NAME, "td")[5].text) for row in by_seat] == expected
+    assert browser.find_element(By.ID, "over").is_displayed()
 
 
 def test_a_refused_click_shows_its_rule_and_backing_out_restores_the_game(browser: Any, server: str) -> None:
