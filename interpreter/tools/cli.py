@@ -2,7 +2,7 @@
 
     brass check [RULESET]          validate a ruleset; list every error as FILE:LINE:COL: message
     brass show [RULESET] [--json]  print the fully resolved ruleset (after `extends`)
-    brass simulate [RULESET] --players N --games K --seed S [--bot random|greedy] [--json] [--check]
+    brass simulate [RULESET] --players N --games K --seed S [--seats BOT,...] [--json] [--check]
                    [--against BASE]
                                    play K games between bots; print statistics (with BASE: the same
                                    games under both, each difference with its 95% interval and a verdict)
@@ -197,7 +197,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--from", dest="setup", metavar="SETUP",
                       help="start from the position of a setup file: ruleset, players, seed, given "
                            "(a scenario file works too; docs/scenarios.md)")
-    play.add_argument("--seats", help="who plays each seat: human, greedy or random, comma-separated "
+    play.add_argument("--seats", help="who plays each seat, comma-separated: human or a bot (random, greedy, "
+                                      "heuristic, search, search:400, search:2s; docs/bots.md) "
                                       "(default: human,greedy,...)")
     play.add_argument("--load", metavar="FILE", help="resume a saved game")
     play.add_argument("--save", metavar="FILE", help="where `s` saves the game (default: the --load file)")
