@@ -290,7 +290,7 @@ def test_options_list_rulesets_seats_and_files(client: TestClient) -> None:
     options = client.get("/api/options").json()
     birmingham = next(r for r in options["rulesets"] if r["name"] == "birmingham")
     assert birmingham == {"name": "birmingham", "title": "Brass: Birmingham", "players": [2, 3, 4]}
-    assert options["seat_kinds"] == ["human", "random", "greedy"]
+    assert options["seat_kinds"] == ["human", "random", "greedy", "heuristic", "search"]
     assert str(SCENARIO) in options["files"]["scenarios"]
     if TRACE.is_file():
         assert str(TRACE) in options["files"]["traces"]
