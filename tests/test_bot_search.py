@@ -20,7 +20,7 @@ from interpreter.tools.bots_search import (
     representatives,
     search_parts,
 )
-from interpreter.tools.mcts import Budget, Settings, search
+from interpreter.tools.mcts import Budget, Settings, halving_search, search
 
 # == the generic search on a toy game ==============================================================
 
@@ -128,6 +128,78 @@ def test_a_budget_needs_something_positive() -> None:
         Budget()
     with pytest.raises(ValueError):
         Budget(iterations=0)
+
+
+@dataclass
+class Draw:
+    noise: float
+    took: int | None = None
+
+
+class NoisyArms:
+    """One move to choose among `values` (their true worth), then a world's luck decides far more
+    than the move: every world adds the same large noise to every move. A search comparing moves on
+    the same worlds sees the differences at once; one comparing them on different worlds would need
+    thousands of samples."""
+
+    def __init__(self, values: tuple[float, ...], spread: float) -> None:
+        self.values, self.spread = values, spread
+        self.worlds: list[float] = []
+
+    def determinize(self, rng: Rng) -> Draw:
+        self.worlds.append((rng.below(1001) / 500 - 1) * self.spread)
+        return Draw(self.worlds[-1])
+
+    def player(self, state: Draw) -> int:
+        return 0
+
+    def is_over(self, state: Draw) -> bool:
+        return state.took is not None
+
+    def moves(self, state: Draw, rng: Rng) -> list[int]:
+        return list(range(len(self.values)))
+
+    def key(self, move: int) -> int:
+        return move
+
+    def play(self, state: Draw, move: int) -> Draw:
+        state.took = move
+        return state
+
+    def rollout_step(self, state: Draw, rng: Rng) -> Draw:
+        raise AssertionError("the game is over after one move")
+
+    def evaluate(self, state: Draw) -> dict[int, float]:
+        assert state.took is not None
+        return {0: self.values[state.took] + state.noise}
+
+
+def test_halving_compares_the_moves_on_the_same_worlds() -> None:
+    """Six moves 0.1 apart under noise of ±100: 18 iterations find the best, because every move
+    still in the running is played in every world dealt. 3 rounds of 6 iterations: 1 world for the
+    6 moves, 2 for the best 3, 3 for the best 2."""
+    arms = NoisyArms((0.3, 0.1, 0.0, 0.5, 0.2, 0.4), spread=100.0)
+    result = halving_search(arms, Budget(iterations=18), Rng(1), candidates=6)
+    assert result.move == 3 and result.iterations == 18
+    visits = {child.move: child.visits for child in result.root.children.values()}
+    assert visits == {3: 6, 5: 6, 0: 3, 4: 1, 1: 1, 2: 1}
+    dealt = arms.worlds[1:]  # the first deal only lists the moves
+    assert [dealt.count(world) for world in dict.fromkeys(dealt)] == [6, 3, 3, 2, 2, 2]
+
+
+def test_halving_considers_only_the_first_candidates_and_is_reproducible() -> None:
+    arms = NoisyArms((0.3, 0.1, 0.0, 0.5, 0.2, 0.4), spread=1.0)
+    few = halving_search(arms, Budget(iterations=60), Rng(2), candidates=3)
+    assert few.move == 0 and set(few.root.children) == {0, 1, 2}
+    again = halving_search(arms, Budget(iterations=60), Rng(2), candidates=3)
+    assert [(c.move, c.visits, c.total) for c in few.children] == [(c.move, c.visits, c.total) for c in again.children]
+    timed = halving_search(arms, Budget(seconds=0.01), Rng(2), candidates=6)
+    assert timed.move == 3 and timed.iterations >= 6 + 3 + 2
+
+
+def test_halving_finds_the_winning_move_of_nim() -> None:
+    result = halving_search(HiddenNim(3, (0,)), Budget(iterations=30), Rng(1), settings=TO_END)
+    assert result.move == 3  # takes the last counters at once
 
 
 # == the Brass search bot ==========================================================================

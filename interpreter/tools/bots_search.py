@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from interpreter.engine.rng import Rng
-from interpreter.tools.mcts import Budget, SearchResult, Settings, search
+from interpreter.tools.mcts import Budget, SearchResult, Settings, halving_search, search
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -94,7 +94,8 @@ def search_parts(fallback: PolicyFactory) -> SearchParts:
     estimate = _optional("interpreter.tools.brass_knowledge", "estimate")
     shortlist = _heuristic_shortlist()
     policy = heuristic or fallback
-    return SearchParts(policy=policy, rollout=fallback, evaluate=estimate or vp_evaluation,
+    rollout = policy if os.environ.get("T13_ROLLOUT") == "policy" else fallback  # EXPERIMENT
+    return SearchParts(policy=policy, rollout=rollout, evaluate=estimate or vp_evaluation,
                        shortlist=shortlist or one_per_way, estimates=estimate is not None)
 
 
@@ -124,12 +125,16 @@ class SearchOptions:
     budget: Budget
     settings: Settings = field(default_factory=Settings)
     value_scale: float = 10.0  # VP per unit of value: the exploration constant is relative to it
+    method: str = os.environ.get("T13_METHOD", "halving")  # EXPERIMENT
+    candidates: int = int(os.environ.get("T13_K", "5"))  # the halving search's own moves considered, best first
 
     @classmethod
     def for_parts(cls, budget: Budget, parts: SearchParts) -> SearchOptions:
         """Rollouts short when the evaluation estimates the final VP, to the end when it only
         counts VP already scored (which says nothing before the game's end)."""
         options = cls(budget)
+        if os.environ.get("T13_DEPTH"):  # EXPERIMENT
+            options = replace(options, settings=replace(options.settings, rollout_moves=int(os.environ["T13_DEPTH"])))
         if parts.estimates:
             return options
         return replace(options, settings=replace(options.settings, rollout_moves=None))
@@ -194,7 +199,12 @@ class SearchBot:
 
     def _search(self, view: SeatView) -> Decisions:
         problem = BrassSearch(view, self.parts, self.parts.rollout(self.rng.next_u64()), self.options)
-        result: SearchResult[Decisions] = search(problem, self.options.budget, self.rng, self.options.settings)
+        options = self.options
+        result: SearchResult[Decisions]
+        if options.method == "halving":
+            result = halving_search(problem, options.budget, self.rng, options.candidates, options.settings)
+        else:
+            result = search(problem, options.budget, self.rng, options.settings)
         self.last_search = result
         return result.move
 
@@ -235,7 +245,7 @@ class BrassSearch:
                 self.own_moves[path] = self._own_moves(state)
             return self.own_moves[path]
         after = state.copy()
-        move = play_policy_action(after, self.policy)
+        move = play_policy_action(after, self.parts.rollout(rng.next_u64()))
         self.policy_move = state, self.key(move), after
         return [move]
 
@@ -247,11 +257,13 @@ class BrassSearch:
                 return after  # just computed by `moves`
         for decision in move:
             state.apply(decision)
-        settle(state, self.policy)
+        settle(state, self.parts.rollout(len(state.moves)))  # the same answers whichever move led here
         return state
 
     def rollout_step(self, state: Game, rng: Rng) -> Game:
-        play_policy_action(state, self.policy)
+        """One action of a policy drawn from `rng` (a new one each action: the same rng gives the
+        same rollout, which the halving search relies on to compare moves on equal terms)."""
+        play_policy_action(state, self.parts.rollout(rng.next_u64()))
         return state
 
     def evaluate(self, state: Game) -> dict[int, float]:
