@@ -5,22 +5,18 @@ behaviour, never strength or time."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.engine.rng import Rng
-from interpreter.tools.bots import BOTS, GreedyBot, bot_seed, decide, make_bot
-from interpreter.tools.bots_search import (
-    BUDGET_VARIABLE,
-    SearchBot,
-    SearchOptions,
-    parse_budget,
-    representatives,
-    search_parts,
-)
+from interpreter.tools.bots import BOTS, Bot, GreedyBot, bot_seed, decide, make_bot
+from interpreter.tools.bots_search import BUDGET_VARIABLE, SearchBot, SearchOptions, SearchParts, parse_options
 from interpreter.tools.mcts import Budget, Settings, halving_search, search
+from interpreter.tools.scenario import load_setup
 
 # == the generic search on a toy game ==============================================================
 
@@ -209,7 +205,7 @@ CHEAP = SearchOptions(Budget(iterations=12), Settings(rollout_moves=2))
 
 def cheap_bot(seed: int, options: SearchOptions = CHEAP) -> SearchBot:
     """The bot with the best parts available, searching little."""
-    return SearchBot(seed, options, search_parts(GreedyBot))
+    return SearchBot(seed, options, SearchParts(rollout=GreedyBot))
 
 
 def greedy_until(game: Game, seed: int, stop: int) -> Game:
@@ -217,6 +213,40 @@ def greedy_until(game: Game, seed: int, stop: int) -> Game:
     while len(game.moves) < stop:
         game.apply(decide(bots[game.deciding_seat], game))
     return game
+
+
+SETUPS = Path(__file__).parent / "data" / "search"
+
+
+def play_the_turn(bot: Bot, game: Game) -> list[dict[str, Any]]:
+    """The deciding seat's decisions until its turn ends, by `bot`; then greedy bots finish the game."""
+    seat, played = game.deciding_seat, []
+    while not game.is_over and game.deciding_seat == seat:
+        played.append(bot.choose(game.view(seat)))
+        game.apply(played[-1])
+    finisher = GreedyBot(1)
+    while not game.is_over:
+        game.apply(decide(finisher, game))
+    return played
+
+
+@pytest.mark.parametrize("method", ["halving", "tree"])
+def test_the_search_takes_the_loan_that_pays_where_its_policies_pass(method: str) -> None:
+    """The last turn of the game with £0 (tests/data/search/last_turn_loan_then_iron.yaml): the
+    greedy bot (the rollouts' policy) and the heuristic bot (the shortlist's) pass twice and end
+    with 0 VP; the search sees that a loan pays for Iron Works II, which flips with the mine that
+    feeds it: 7 VP."""
+    setup = load_setup(SETUPS / "last_turn_loan_then_iron.yaml")
+    bot = SearchBot(1, replace(CHEAP, budget=Budget(iterations=20), method=method), SearchParts(rollout=GreedyBot))
+    game = setup.start()
+    played = play_the_turn(bot, game)
+    assert played[:2] == [{"action": "loan"}, {"card": "birmingham#2"}]
+    assert played[2:] == [{"action": "build"}, {"card": "dudley#2"}, {"industry": "iron"},
+                          {"location": "dudley"}, {"slot": "dudley/1"}]
+    assert [row["vp"] for row in game.standings()] == [7, 0]
+    greedy_game = setup.start()
+    assert [d.get("action") for d in play_the_turn(GreedyBot(1), greedy_game)] == ["pass", None, "pass", None]
+    assert [row["vp"] for row in greedy_game.standings()] == [0, 0]
 
 
 @pytest.mark.parametrize("ruleset", ["birmingham", "birmingham-intro"])
@@ -282,31 +312,22 @@ def test_a_question_to_the_bot_is_answered(seed: int, stop: int, mid_action: boo
     assert answer in game.legal_actions() and "answer" in answer
 
 
-def test_actions_differing_only_by_the_card_are_considered_once() -> None:
-    game = greedy_until(Game.new(load_ruleset("birmingham"), 2, seed=3), 3, 60)
-    while game.pending is not None or game.question is not None:
-        game.apply(decide(GreedyBot(1), game))
-    actions = game.whole_actions()
-    kept = representatives(game, actions)
-    assert len(kept) < len(actions) / 3
-    assert {a["action"] for a in kept} == {a["action"] for a in actions}
-
-
 # == budgets and the registry ======================================================================
 
-def test_budgets_in_iterations_or_seconds() -> None:
-    assert parse_budget("400") == Budget(iterations=400)
-    assert parse_budget("2s") == Budget(seconds=2.0)
-    assert parse_budget("0.5s") == Budget(seconds=0.5)
-    for wrong in ("", "fast", "0", "-1s", "2m"):
+def test_options_are_a_budget_in_iterations_or_seconds_and_a_method() -> None:
+    assert parse_options("400") == SearchOptions(Budget(iterations=400))
+    assert parse_options("2s") == SearchOptions(Budget(seconds=2.0))
+    assert parse_options("tree, 0.5s") == SearchOptions(Budget(seconds=0.5), method="tree")
+    assert parse_options("50,halving").method == "halving"
+    for wrong in ("", "fast", "0", "-1s", "2m", "tree", "10,20", "10,,tree"):
         with pytest.raises(ValueError):
-            parse_budget(wrong)
+            parse_options(wrong)
 
 
 def test_the_registry_takes_a_budget_after_the_name(monkeypatch: pytest.MonkeyPatch) -> None:
     bot = make_bot("search:30", 1)
     assert isinstance(bot, SearchBot) and bot.options.budget == Budget(iterations=30)
-    assert "search:30" in BOTS and "search:1.5s" in BOTS and "search" in BOTS
+    assert "search:30" in BOTS and "search:1.5s" in BOTS and "search:tree,9" in BOTS and "search" in BOTS
     assert "search:lots" not in BOTS and "greedy:3" not in BOTS and "clever" not in BOTS
     with pytest.raises(ValueError):
         make_bot("greedy:3", 1)

@@ -17,7 +17,8 @@ player. It is single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012):
   per player, each backed up into the moves that player made.
 
 `search(problem, budget, rng)` returns the most visited root move. With a budget in iterations the
-answer depends only on the problem and the rng; a budget in seconds depends on the machine's speed.
+answer depends only on the problem and the rng; a budget in seconds (CPU time) depends on the
+machine's speed.
 
 `halving_search(problem, budget, rng, candidates)` is the flat alternative for small budgets:
 sequential halving (Karnin, Koren and Somekh, 2013) over the first `candidates` root moves, with
@@ -83,8 +84,10 @@ class SearchProblem(Protocol[State, Move]):
 
 @dataclass(frozen=True)
 class Budget:
-    """How much to search: a number of iterations (reproducible), seconds (machine-dependent), or
-    both (whichever ends first). At least one iteration is always run."""
+    """How much to search: a number of iterations (reproducible), seconds of CPU time of this
+    process (`time.process_time`: fair on a loaded machine, where wall-clock time would count the
+    other processes' turns; still machine-dependent), or both (whichever ends first). At least one
+    iteration is always run."""
 
     iterations: int | None = None
     seconds: float | None = None
@@ -148,14 +151,14 @@ def search(problem: SearchProblem[State, Move], budget: Budget, rng: Rng,
     tree.root.mover = problem.player(first)
     if len(root_moves) == 1:  # nothing to compare
         return SearchResult(root_moves[0], 0, tree.root)
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    deadline = None if budget.seconds is None else time.process_time() + budget.seconds
     iterations, state = 0, first
     while True:
         tree.iterate(state)
         iterations += 1
         if budget.iterations is not None and iterations >= budget.iterations:
             break
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline is not None and time.process_time() >= deadline:
             break
         state = problem.determinize(rng)
     best = max(tree.root.children.values(), key=_robustness)
@@ -179,7 +182,7 @@ def halving_search(problem: SearchProblem[State, Move], budget: Budget, rng: Rng
     if len(arms) == 1:
         return SearchResult(arms[0].move, 0, root)  # type: ignore[arg-type]
     rounds = math.ceil(math.log2(len(arms)))
-    started = time.perf_counter()
+    started = time.process_time()
     total = budget.iterations
     done = 0
     for _ in range(rounds):
@@ -190,7 +193,7 @@ def halving_search(problem: SearchProblem[State, Move], budget: Budget, rng: Rng
                 _play_out(problem, arm, seed, rollout_moves)
             done += len(arms)
             if total is None:  # seconds: how many iterations fit, judged by the first world
-                spent = time.perf_counter() - started
+                spent = time.process_time() - started
                 total = max(done, int(done * budget.seconds / max(spent, 1e-9)))  # type: ignore[operator]
         arms = sorted(arms, key=_by_mean)[:math.ceil(len(arms) / 2)]
     best = min(arms, key=_by_mean)
