@@ -11,6 +11,12 @@ of each (median and 95th percentile, measured with `time.process_time()` in the 
 game: other processes on a loaded machine do not inflate it, unlike wall-clock time). An action's
 time is the sum of the bot's `choose` calls for its decisions (the search runs at the first).
 A tie for first place counts as half a win.
+
+Win rates need many games to tell bots apart, and 2-player games between these bots favour seat 1
+strongly. So each seed is also played with `--against` in every seat (the baseline, cheap), and
+the bot's margin (its VP minus the best other seat's) is compared with the margin of the same
+seat in the baseline game of the same seed: the mean of these paired differences, with its 95%
+t interval, says how many VP of margin the bot is worth over the other bot in its place.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from typing import Any
 from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.tools.bots import bot_seed, make_bot
-from interpreter.tools.simulate_stats import wilson
+from interpreter.tools.simulate_stats import paired_difference, wilson
 
 
 def play(ruleset_name: str, seats: list[str], seed: int) -> dict[str, Any]:
@@ -56,6 +62,23 @@ def play(ruleset_name: str, seats: list[str], seed: int) -> dict[str, Any]:
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def margin(result: dict[str, Any], seat: int) -> float:
+    """The seat's VP minus the best other seat's (1-based seat)."""
+    vp = result["vp"]
+    return float(vp[seat - 1] - max(v for n, v in enumerate(vp, start=1) if n != seat))
+
+
+def paired_margins(results: list[dict[str, Any]], baselines: dict[int, dict[str, Any]],
+                   bot: str) -> tuple[list[float], list[float]]:
+    """The bot's margins, and the margins of the same seats in the baseline games of the same seeds."""
+    mine, base = [], []
+    for result in results:
+        seat = result["seats"].index(bot) + 1
+        mine.append(margin(result, seat))
+        base.append(margin(baselines[result["seed"]], seat))
+    return mine, base
 
 
 def summary(results: list[dict[str, Any]], bot: str, other: str) -> list[str]:
@@ -93,11 +116,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--read", default=None, metavar="FILE",
+                        help="summarise the games of an --out file instead of playing (baselines are played)")
     args = parser.parse_args()
     others = [args.against] * (args.players - 1)
     games = [(args.ruleset, seats, args.seed + i) for i in range(args.pairs)
              for seats in ([args.bot, *others], [*others, args.bot])]
-    results = []
+    results: list[dict[str, Any]] = []
+    if args.read:
+        with open(args.read, encoding="utf-8") as saved:
+            results = [json.loads(line) for line in saved if line.strip()]
+        games = []
+    seeds = sorted({seed for _, _, seed in games} | {result["seed"] for result in results})
+    baselines = {seed: play(args.ruleset, [args.against] * args.players, seed) for seed in seeds}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for result in pool.map(play, *zip(*games, strict=True)):
             results.append(result)
@@ -108,6 +139,12 @@ def main() -> None:
                     out.write(json.dumps(result) + "\n")
     for line in summary(results, args.bot, args.against):
         print(line)
+    mine, base = paired_margins(results, baselines, args.bot)
+    if len(results) > 1:
+        gain = paired_difference(mine, base)
+        print(f"margin over the best other seat: {args.bot} {statistics.mean(mine):+.1f} VP, {args.against} in the "
+              f"same seats and seeds {statistics.mean(base):+.1f} VP; difference {gain.mean:+.1f} VP "
+              f"(95% interval {gain.low:+.1f} to {gain.high:+.1f}, {len(results)} paired games)")
 
 
 if __name__ == "__main__":
