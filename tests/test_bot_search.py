@@ -13,7 +13,7 @@ import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.engine.rng import Rng
-from interpreter.tools.bots import BOTS, Bot, GreedyBot, bot_seed, decide, make_bot
+from interpreter.tools.bots import BOTS, Bot, GreedyBot, HeuristicBot, bot_seed, decide, make_bot
 from interpreter.tools.bots_search import BUDGET_VARIABLE, SearchBot, SearchOptions, SearchParts, parse_options
 from interpreter.tools.mcts import Budget, Settings, halving_search, search
 from interpreter.tools.scenario import load_setup
@@ -315,11 +315,13 @@ def test_a_question_to_the_bot_is_answered(seed: int, stop: int, mid_action: boo
 # == budgets and the registry ======================================================================
 
 def test_options_are_a_budget_in_iterations_or_seconds_and_a_method() -> None:
-    assert parse_options("400") == SearchOptions(Budget(iterations=400))
-    assert parse_options("2s") == SearchOptions(Budget(seconds=2.0))
-    assert parse_options("tree, 0.5s") == SearchOptions(Budget(seconds=0.5), method="tree")
+    assert parse_options("400") == SearchOptions(Budget(iterations=400), Settings(rollout_moves=4))
+    assert parse_options("2s") == SearchOptions(Budget(seconds=2.0), Settings(rollout_moves=4))
+    assert parse_options("tree, 0.5s") == SearchOptions(Budget(seconds=0.5), Settings(rollout_moves=4), method="tree")
     assert parse_options("50,halving").method == "halving"
-    for wrong in ("", "fast", "0", "-1s", "2m", "tree", "10,20", "10,,tree"):
+    assert parse_options("heuristic,50") == SearchOptions(Budget(iterations=50), Settings(rollout_moves=2),
+                                                          rollouts="heuristic")
+    for wrong in ("", "fast", "0", "-1s", "2m", "tree", "10,20", "10,,tree", "10,random"):
         with pytest.raises(ValueError):
             parse_options(wrong)
 
@@ -328,6 +330,7 @@ def test_the_registry_takes_a_budget_after_the_name(monkeypatch: pytest.MonkeyPa
     bot = make_bot("search:30", 1)
     assert isinstance(bot, SearchBot) and bot.options.budget == Budget(iterations=30)
     assert "search:30" in BOTS and "search:1.5s" in BOTS and "search:tree,9" in BOTS and "search" in BOTS
+    assert make_bot("search:9,heuristic", 1).parts.rollout is HeuristicBot  # type: ignore[attr-defined]
     assert "search:lots" not in BOTS and "greedy:3" not in BOTS and "clever" not in BOTS
     with pytest.raises(ValueError):
         make_bot("greedy:3", 1)

@@ -320,7 +320,7 @@ class BotRegistry(dict[str, Callable[[int], Bot]]):
 
 
 def _search_bot(seed: int, options: str = "") -> Bot:
-    return make_search_bot(seed, options or None, rollout=GreedyBot)
+    return make_search_bot(seed, options or None, greedy=GreedyBot)
 
 
 BOTS = BotRegistry({"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "search": _search_bot})

@@ -71,9 +71,18 @@ Evaluation = Callable[[Any, int], float]  # (a game or a view, seat) → expecte
 Shortlist = Callable[["Game", int, list[Decision]], list[tuple[float, Decision]]]
 
 
+FALLBACKS = {"loan", "pass", "scout"}  # what a seat that can pay for nothing may still do
+
+
 def heuristic_shortlist(game: Game, seat: int, actions: list[Decision]) -> list[tuple[float, Decision]]:
-    """The heuristic bot's shortlist of whole actions (see the module's docstring)."""
-    return list(shortlisted(game.ruleset, Appraiser(game.table, seat), actions))
+    """The heuristic bot's shortlist of whole actions (see the module's docstring), with its rule
+    for loans: none unless the heuristic finds one sensible (`Appraiser.loan_sensible`): a loan's
+    money is spent at once in a short rollout and its cost in income comes over the rest of the
+    game, so a short look-ahead overrates it. A seat that can pay for nothing (only a loan, a pass
+    or a scout) has all of them searched: there the look-ahead decides what the rule of thumb would."""
+    appraiser = Appraiser(game.table, seat)
+    broke = {action["action"] for action in actions} <= FALLBACKS
+    return list(shortlisted(game.ruleset, appraiser, actions, loans=broke or appraiser.loan_sensible()))
 
 
 @dataclass(frozen=True)
@@ -87,6 +96,7 @@ class SearchParts:
 
 
 METHODS = ("halving", "tree")
+ROLLOUTS = {"greedy": 4, "heuristic": 2}  # the rollout policies by name, and their rollouts' length
 
 
 @dataclass(frozen=True)
@@ -98,6 +108,7 @@ class SearchOptions:
     value_scale: float = 10.0  # VP per unit of value: the tree's exploration constant is relative to it
     method: str = "halving"  # one of METHODS
     candidates: int = 5  # the halving search's own actions considered, best first
+    rollouts: str = "greedy"  # the rollout policy, one of ROLLOUTS
 
 
 BUDGET_VARIABLE = "BRASS_SEARCH_BUDGET"  # the default options of `make_search_bot`, e.g. 50 or 2s
@@ -107,33 +118,37 @@ DEFAULT_OPTIONS = "100"  # iterations: about 1 s of CPU time an action (median; 
 def parse_options(text: str) -> SearchOptions:
     """Comma-separated: a budget, `100` iterations an action (reproducible) or `2s` / `0.5s` seconds
     of CPU time an action (the choice then depends on the machine's speed and load), and optionally
-    the method, `tree` or `halving` (default). E.g. `100`, `2s`, `tree,400`."""
+    the method, `tree` or `halving` (default), and the rollout policy, `greedy` (default, rollouts of
+    4 actions) or `heuristic` (2 actions). E.g. `100`, `2s`, `tree,400`, `40,heuristic`."""
     budget: Budget | None = None
-    method = "halving"
+    method, rollouts = "halving", "greedy"
     for part in (p.strip() for p in text.split(",")):
         if part in METHODS:
             method = part
+        elif part in ROLLOUTS:
+            rollouts = part
         elif budget is None:
             budget = _parse_budget(part)
         else:
             raise ValueError(f"search options: two budgets in {text!r}")
     if budget is None:
         raise ValueError(f"search options need a budget, iterations (100) or seconds (2s): {text!r}")
-    return SearchOptions(budget, method=method)
+    return SearchOptions(budget, Settings(rollout_moves=ROLLOUTS[rollouts]), method=method, rollouts=rollouts)
 
 
 def _parse_budget(text: str) -> Budget:
     try:
         return Budget(seconds=float(text[:-1])) if text.endswith("s") else Budget(iterations=int(text))
     except ValueError:
-        raise ValueError(f"a search budget is a number of iterations (100) or seconds (2s), "
-                         f"or a method ({', '.join(METHODS)}), not {text!r}") from None
+        raise ValueError(f"a search option is a budget, iterations (100) or seconds (2s), a method "
+                         f"({', '.join(METHODS)}) or a rollout policy ({', '.join(ROLLOUTS)}), not {text!r}") from None
 
 
-def make_search_bot(seed: int, options: str | None, rollout: PolicyFactory) -> SearchBot:
+def make_search_bot(seed: int, options: str | None, greedy: PolicyFactory) -> SearchBot:
     """The search bot with `options` (`parse_options`; None: the environment's BRASS_SEARCH_BUDGET,
-    else DEFAULT_OPTIONS) and the rollout policy `rollout`."""
+    else DEFAULT_OPTIONS); `greedy` is the greedy bot (which lives in bots.py, which imports this)."""
     chosen = parse_options(options or os.environ.get(BUDGET_VARIABLE) or DEFAULT_OPTIONS)
+    rollout = HeuristicBot if chosen.rollouts == "heuristic" else greedy
     return SearchBot(seed, chosen, SearchParts(rollout=rollout))
 
 
