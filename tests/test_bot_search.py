@@ -233,9 +233,9 @@ def play_the_turn(bot: Bot, game: Game) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("method", ["halving", "tree"])
 def test_the_search_takes_the_loan_that_pays_where_its_policies_pass(method: str) -> None:
     """The last turn of the game with £0 (tests/data/search/last_turn_loan_then_iron.yaml): the
-    greedy bot (the rollouts' policy) and the heuristic bot (the shortlist's) pass twice and end
-    with 0 VP; the search sees that a loan pays for Iron Works II, which flips with the mine that
-    feeds it: 7 VP."""
+    greedy bot (the default rollout policy) and the heuristic bot (the other one, whose rule takes
+    no loan so near the end) pass twice and end with 0 VP; the search sees that a loan pays for
+    Iron Works II, which flips with the mine that feeds it: 7 VP."""
     setup = load_setup(SETUPS / "last_turn_loan_then_iron.yaml")
     bot = SearchBot(1, replace(CHEAP, budget=Budget(iterations=20), method=method), SearchParts(rollout=GreedyBot))
     game = setup.start()
@@ -244,9 +244,10 @@ def test_the_search_takes_the_loan_that_pays_where_its_policies_pass(method: str
     assert played[2:] == [{"action": "build"}, {"card": "dudley#2"}, {"industry": "iron"},
                           {"location": "dudley"}, {"slot": "dudley/1"}]
     assert [row["vp"] for row in game.standings()] == [7, 0]
-    greedy_game = setup.start()
-    assert [d.get("action") for d in play_the_turn(GreedyBot(1), greedy_game)] == ["pass", None, "pass", None]
-    assert [row["vp"] for row in greedy_game.standings()] == [0, 0]
+    for policy in (GreedyBot(1), HeuristicBot(1)):
+        policy_game = setup.start()
+        assert [d.get("action") for d in play_the_turn(policy, policy_game)] == ["pass", None, "pass", None]
+        assert [row["vp"] for row in policy_game.standings()] == [0, 0]
 
 
 @pytest.mark.parametrize("ruleset", ["birmingham", "birmingham-intro"])
