@@ -5,7 +5,7 @@ behaviour, never strength or time."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -230,14 +230,14 @@ def play_the_turn(bot: Bot, game: Game) -> list[dict[str, Any]]:
     return played
 
 
-@pytest.mark.parametrize("method", ["halving", "tree"])
-def test_the_search_takes_the_loan_that_pays_where_its_policies_pass(method: str) -> None:
+@pytest.mark.parametrize("options", ["20", "tree,20", "20,heuristic"])
+def test_the_search_takes_the_loan_that_pays_where_its_policies_pass(options: str) -> None:
     """The last turn of the game with £0 (tests/data/search/last_turn_loan_then_iron.yaml): the
     greedy bot (the default rollout policy) and the heuristic bot (the other one, whose rule takes
     no loan so near the end) pass twice and end with 0 VP; the search sees that a loan pays for
     Iron Works II, which flips with the mine that feeds it: 7 VP."""
     setup = load_setup(SETUPS / "last_turn_loan_then_iron.yaml")
-    bot = SearchBot(1, replace(CHEAP, budget=Budget(iterations=20), method=method), SearchParts(rollout=GreedyBot))
+    bot = make_bot(f"search:{options}", 1)
     game = setup.start()
     played = play_the_turn(bot, game)
     assert played[:2] == [{"action": "loan"}, {"card": "birmingham#2"}]
