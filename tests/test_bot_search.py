@@ -254,7 +254,7 @@ def test_the_search_takes_the_loan_that_pays_where_its_policies_pass(options: st
 def test_the_search_bot_plays_a_whole_game_with_legal_decisions(ruleset: str) -> None:
     game = Game.new(load_ruleset(ruleset), 2, seed=4)
     bot = cheap_bot(11)
-    bots = {1: bot, 2: GreedyBot(12)}
+    bots: dict[int, Bot] = {1: bot, 2: GreedyBot(12)}
     actions = searched = 0
     while not game.is_over:
         seat = game.deciding_seat
