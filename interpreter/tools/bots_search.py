@@ -189,7 +189,7 @@ class SearchBot:
         return self.plan[index]
 
     def _search(self, view: SeatView) -> Decisions:
-        problem = BrassSearch(view, self.parts, self.parts.rollout(self.rng.next_u64()), self.options)
+        problem = BrassSearch(view, self.parts, self.options)
         options = self.options
         result: SearchResult[Decisions]
         if options.method == "halving":
@@ -203,11 +203,10 @@ class SearchBot:
 class BrassSearch:
     """A Brass position seen by one seat, as the generic search wants it (`mcts.SearchProblem`)."""
 
-    def __init__(self, view: SeatView, parts: SearchParts, rollout: Policy, options: SearchOptions) -> None:
+    def __init__(self, view: SeatView, parts: SearchParts, options: SearchOptions) -> None:
         self.view = view
         self.observer = view.seat
         self.parts = parts
-        self.policy = rollout
         self.options = options
         self.root_moves = len(view.moves)
         self.root_turn = turn_of(view.state)
