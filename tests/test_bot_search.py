@@ -204,7 +204,7 @@ CHEAP = SearchOptions(Budget(iterations=12), Settings(rollout_moves=2))
 
 
 def cheap_bot(seed: int, options: SearchOptions = CHEAP) -> SearchBot:
-    """The bot with the best parts available, searching little."""
+    """The search bot with greedy rollouts, searching little: fast (these tests check behaviour)."""
     return SearchBot(seed, options, SearchParts(rollout=GreedyBot))
 
 
@@ -230,11 +230,11 @@ def play_the_turn(bot: Bot, game: Game) -> list[dict[str, Any]]:
     return played
 
 
-@pytest.mark.parametrize("options", ["20", "tree,20", "20,heuristic"])
+@pytest.mark.parametrize("options", ["20", "tree,20", "20,greedy"])
 def test_the_search_takes_the_loan_that_pays_where_its_policies_pass(options: str) -> None:
     """The last turn of the game with £0 (tests/data/search/last_turn_loan_then_iron.yaml): the
-    greedy bot (the default rollout policy) and the heuristic bot (the other one, whose rule takes
-    no loan so near the end) pass twice and end with 0 VP; the search sees that a loan pays for
+    heuristic bot (the default rollout policy, whose rule takes no loan so near the end) and the
+    greedy bot (the other one) pass twice and end with 0 VP; the search sees that a loan pays for
     Iron Works II, which flips with the mine that feeds it: 7 VP."""
     setup = load_setup(SETUPS / "last_turn_loan_then_iron.yaml")
     bot = make_bot(f"search:{options}", 1)
@@ -316,12 +316,12 @@ def test_a_question_to_the_bot_is_answered(seed: int, stop: int, mid_action: boo
 # == budgets and the registry ======================================================================
 
 def test_options_are_a_budget_in_iterations_or_seconds_and_a_method() -> None:
-    assert parse_options("400") == SearchOptions(Budget(iterations=400), Settings(rollout_moves=4))
-    assert parse_options("2s") == SearchOptions(Budget(seconds=2.0), Settings(rollout_moves=4))
-    assert parse_options("tree, 0.5s") == SearchOptions(Budget(seconds=0.5), Settings(rollout_moves=4), method="tree")
+    assert parse_options("400") == SearchOptions(Budget(iterations=400), Settings(rollout_moves=2))
+    assert parse_options("2s") == SearchOptions(Budget(seconds=2.0))
+    assert parse_options("tree, 0.5s") == SearchOptions(Budget(seconds=0.5), method="tree")
     assert parse_options("50,halving").method == "halving"
-    assert parse_options("heuristic,50") == SearchOptions(Budget(iterations=50), Settings(rollout_moves=2),
-                                                          rollouts="heuristic")
+    assert parse_options("greedy,50") == SearchOptions(Budget(iterations=50), Settings(rollout_moves=4),
+                                                       rollouts="greedy")
     for wrong in ("", "fast", "0", "-1s", "2m", "tree", "10,20", "10,,tree", "10,random"):
         with pytest.raises(ValueError):
             parse_options(wrong)
@@ -331,7 +331,8 @@ def test_the_registry_takes_a_budget_after_the_name(monkeypatch: pytest.MonkeyPa
     bot = make_bot("search:30", 1)
     assert isinstance(bot, SearchBot) and bot.options.budget == Budget(iterations=30)
     assert "search:30" in BOTS and "search:1.5s" in BOTS and "search:tree,9" in BOTS and "search" in BOTS
-    assert make_bot("search:9,heuristic", 1).parts.rollout is HeuristicBot  # type: ignore[attr-defined]
+    assert make_bot("search:9", 1).parts.rollout is HeuristicBot  # type: ignore[attr-defined]
+    assert make_bot("search:9,greedy", 1).parts.rollout is GreedyBot  # type: ignore[attr-defined]
     assert "search:lots" not in BOTS and "greedy:3" not in BOTS and "clever" not in BOTS
     with pytest.raises(ValueError):
         make_bot("greedy:3", 1)
