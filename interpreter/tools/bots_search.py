@@ -12,7 +12,7 @@ Two searches over the same problem (`SearchOptions.method`):
 - `halving` (the default): sequential halving over the `candidates` best own actions, every world
   dealt played with every action still in the running and the same rollout randomness (common
   random numbers), so that the actions are compared on equal deals; the worse half is dropped
-  after each round. Budgets of a few hundred playouts are what a second buys here, and at that
+  after each round. Budgets of a few dozen playouts are what a second buys here, and at that
   size comparing on the same deals is what lets a difference of a few VP show through the luck of
   the deal (one world to the next moves the estimate by 20 VP or more).
 - `tree`: single-observer information-set MCTS, a tree of whole actions (the bot's own, all its
@@ -25,8 +25,9 @@ What this module adds to the generic search, and only here is it about Brass:
   that the search's actions, the policies' and the ones played in the real game are the same thing;
 - the bot's own moves are the heuristic bot's shortlist (`bots_heuristic.shortlisted`: every way of
   acting, those differing only by the cards discarded folded into one, the best few by quick value
-  and the best of each kind), ordered by the estimate one action ahead less the worth of the cards
-  discarded; the search looks at the first `candidates` of them;
+  and the best of each kind; loans only as the heuristic allows them, see `heuristic_shortlist`),
+  ordered by the estimate one action ahead less the worth of the cards discarded; the search looks
+  at the first `candidates` of them;
 - the value of a position for a seat is its estimate minus the best other seat's, in units of
   `value_scale` VP: the search plays to win, not to score; a finished game is scored by its VP.
 
