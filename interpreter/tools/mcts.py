@@ -185,8 +185,8 @@ def halving_search(problem: SearchProblem[State, Move], budget: Budget, rng: Rng
     started = time.process_time()
     total = budget.iterations
     done = 0
-    for _ in range(rounds):
-        per_arm = 1 if total is None else max(1, total // (rounds * len(arms)))
+    for round_ in range(rounds):  # each round shares out what the earlier ones left
+        per_arm = 1 if total is None else max(1, (total - done) // ((rounds - round_) * len(arms)))
         for _world in range(per_arm):
             seed = rng.next_u64()
             for arm in arms:
