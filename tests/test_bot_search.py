@@ -6,21 +6,17 @@ behaviour, never strength or time."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.engine.rng import Rng
-from interpreter.tools.bots import BOTS, GreedyBot, bot_seed, decide, make_bot
-from interpreter.tools.bots_search import (
-    BUDGET_VARIABLE,
-    SearchBot,
-    SearchOptions,
-    parse_budget,
-    representatives,
-    search_parts,
-)
-from interpreter.tools.mcts import Budget, Settings, search
+from interpreter.tools.bots import BOTS, Bot, GreedyBot, HeuristicBot, bot_seed, decide, make_bot
+from interpreter.tools.bots_search import BUDGET_VARIABLE, SearchBot, SearchOptions, SearchParts, parse_options
+from interpreter.tools.mcts import Budget, Settings, halving_search, search
+from interpreter.tools.scenario import load_setup
 
 # == the generic search on a toy game ==============================================================
 
@@ -130,14 +126,86 @@ def test_a_budget_needs_something_positive() -> None:
         Budget(iterations=0)
 
 
+@dataclass
+class Draw:
+    noise: float
+    took: int | None = None
+
+
+class NoisyArms:
+    """One move to choose among `values` (their true worth), then a world's luck decides far more
+    than the move: every world adds the same large noise to every move. A search comparing moves on
+    the same worlds sees the differences at once; one comparing them on different worlds would need
+    thousands of samples."""
+
+    def __init__(self, values: tuple[float, ...], spread: float) -> None:
+        self.values, self.spread = values, spread
+        self.worlds: list[float] = []
+
+    def determinize(self, rng: Rng) -> Draw:
+        self.worlds.append((rng.below(1001) / 500 - 1) * self.spread)
+        return Draw(self.worlds[-1])
+
+    def player(self, state: Draw) -> int:
+        return 0
+
+    def is_over(self, state: Draw) -> bool:
+        return state.took is not None
+
+    def moves(self, state: Draw, rng: Rng) -> list[int]:
+        return list(range(len(self.values)))
+
+    def key(self, move: int) -> int:
+        return move
+
+    def play(self, state: Draw, move: int) -> Draw:
+        state.took = move
+        return state
+
+    def rollout_step(self, state: Draw, rng: Rng) -> Draw:
+        raise AssertionError("the game is over after one move")
+
+    def evaluate(self, state: Draw) -> dict[int, float]:
+        assert state.took is not None
+        return {0: self.values[state.took] + state.noise}
+
+
+def test_halving_compares_the_moves_on_the_same_worlds() -> None:
+    """Six moves 0.1 apart under noise of ±100: 18 iterations find the best, because every move
+    still in the running is played in every world dealt. 3 rounds of 6 iterations: 1 world for the
+    6 moves, 2 for the best 3, 3 for the best 2."""
+    arms = NoisyArms((0.3, 0.1, 0.0, 0.5, 0.2, 0.4), spread=100.0)
+    result = halving_search(arms, Budget(iterations=18), Rng(1), candidates=6)
+    assert result.move == 3 and result.iterations == 18
+    visits = {child.move: child.visits for child in result.root.children.values()}
+    assert visits == {3: 6, 5: 6, 0: 3, 4: 1, 1: 1, 2: 1}
+    dealt = arms.worlds[1:]  # the first deal only lists the moves
+    assert [dealt.count(world) for world in dict.fromkeys(dealt)] == [6, 3, 3, 2, 2, 2]
+
+
+def test_halving_considers_only_the_first_candidates_and_is_reproducible() -> None:
+    arms = NoisyArms((0.3, 0.1, 0.0, 0.5, 0.2, 0.4), spread=1.0)
+    few = halving_search(arms, Budget(iterations=60), Rng(2), candidates=3)
+    assert few.move == 0 and set(few.root.children) == {0, 1, 2}
+    again = halving_search(arms, Budget(iterations=60), Rng(2), candidates=3)
+    assert [(c.move, c.visits, c.total) for c in few.children] == [(c.move, c.visits, c.total) for c in again.children]
+    timed = halving_search(arms, Budget(seconds=0.01), Rng(2), candidates=6)
+    assert timed.move == 3 and timed.iterations >= 6 + 3 + 2
+
+
+def test_halving_finds_the_winning_move_of_nim() -> None:
+    result = halving_search(HiddenNim(3, (0,)), Budget(iterations=30), Rng(1), settings=TO_END)
+    assert result.move == 3  # takes the last counters at once
+
+
 # == the Brass search bot ==========================================================================
 
 CHEAP = SearchOptions(Budget(iterations=12), Settings(rollout_moves=2))
 
 
 def cheap_bot(seed: int, options: SearchOptions = CHEAP) -> SearchBot:
-    """The bot with the best parts available, searching little."""
-    return SearchBot(seed, options, search_parts(GreedyBot))
+    """The search bot with greedy rollouts, searching little: fast (these tests check behaviour)."""
+    return SearchBot(seed, options, SearchParts(rollout=GreedyBot))
 
 
 def greedy_until(game: Game, seed: int, stop: int) -> Game:
@@ -147,11 +215,46 @@ def greedy_until(game: Game, seed: int, stop: int) -> Game:
     return game
 
 
+SETUPS = Path(__file__).parent / "data" / "search"
+
+
+def play_the_turn(bot: Bot, game: Game) -> list[dict[str, Any]]:
+    """The deciding seat's decisions until its turn ends, by `bot`; then greedy bots finish the game."""
+    seat, played = game.deciding_seat, []
+    while not game.is_over and game.deciding_seat == seat:
+        played.append(bot.choose(game.view(seat)))
+        game.apply(played[-1])
+    finisher = GreedyBot(1)
+    while not game.is_over:
+        game.apply(decide(finisher, game))
+    return played
+
+
+@pytest.mark.parametrize("options", ["20", "tree,20", "20,greedy"])
+def test_the_search_takes_the_loan_that_pays_where_its_policies_pass(options: str) -> None:
+    """The last turn of the game with £0 (tests/data/search/last_turn_loan_then_iron.yaml): the
+    heuristic bot (the default rollout policy, whose rule takes no loan so near the end) and the
+    greedy bot (the other one) pass twice and end with 0 VP; the search sees that a loan pays for
+    Iron Works II, which flips with the mine that feeds it: 7 VP."""
+    setup = load_setup(SETUPS / "last_turn_loan_then_iron.yaml")
+    bot = make_bot(f"search:{options}", 1)
+    game = setup.start()
+    played = play_the_turn(bot, game)
+    assert played[:2] == [{"action": "loan"}, {"card": "birmingham#2"}]
+    assert played[2:] == [{"action": "build"}, {"card": "dudley#2"}, {"industry": "iron"},
+                          {"location": "dudley"}, {"slot": "dudley/1"}]
+    assert [row["vp"] for row in game.standings()] == [7, 0]
+    for policy in (GreedyBot(1), HeuristicBot(1)):
+        policy_game = setup.start()
+        assert [d.get("action") for d in play_the_turn(policy, policy_game)] == ["pass", None, "pass", None]
+        assert [row["vp"] for row in policy_game.standings()] == [0, 0]
+
+
 @pytest.mark.parametrize("ruleset", ["birmingham", "birmingham-intro"])
 def test_the_search_bot_plays_a_whole_game_with_legal_decisions(ruleset: str) -> None:
     game = Game.new(load_ruleset(ruleset), 2, seed=4)
     bot = cheap_bot(11)
-    bots = {1: bot, 2: GreedyBot(12)}
+    bots: dict[int, Bot] = {1: bot, 2: GreedyBot(12)}
     actions = searched = 0
     while not game.is_over:
         seat = game.deciding_seat
@@ -210,31 +313,26 @@ def test_a_question_to_the_bot_is_answered(seed: int, stop: int, mid_action: boo
     assert answer in game.legal_actions() and "answer" in answer
 
 
-def test_actions_differing_only_by_the_card_are_considered_once() -> None:
-    game = greedy_until(Game.new(load_ruleset("birmingham"), 2, seed=3), 3, 60)
-    while game.pending is not None or game.question is not None:
-        game.apply(decide(GreedyBot(1), game))
-    actions = game.whole_actions()
-    kept = representatives(game, actions)
-    assert len(kept) < len(actions) / 3
-    assert {a["action"] for a in kept} == {a["action"] for a in actions}
-
-
 # == budgets and the registry ======================================================================
 
-def test_budgets_in_iterations_or_seconds() -> None:
-    assert parse_budget("400") == Budget(iterations=400)
-    assert parse_budget("2s") == Budget(seconds=2.0)
-    assert parse_budget("0.5s") == Budget(seconds=0.5)
-    for wrong in ("", "fast", "0", "-1s", "2m"):
+def test_options_are_a_budget_in_iterations_or_seconds_and_a_method() -> None:
+    assert parse_options("400") == SearchOptions(Budget(iterations=400), Settings(rollout_moves=2))
+    assert parse_options("2s") == SearchOptions(Budget(seconds=2.0))
+    assert parse_options("tree, 0.5s") == SearchOptions(Budget(seconds=0.5), method="tree")
+    assert parse_options("50,halving").method == "halving"
+    assert parse_options("greedy,50") == SearchOptions(Budget(iterations=50), Settings(rollout_moves=4),
+                                                       rollouts="greedy")
+    for wrong in ("", "fast", "0", "-1s", "2m", "tree", "10,20", "10,,tree", "10,random"):
         with pytest.raises(ValueError):
-            parse_budget(wrong)
+            parse_options(wrong)
 
 
 def test_the_registry_takes_a_budget_after_the_name(monkeypatch: pytest.MonkeyPatch) -> None:
     bot = make_bot("search:30", 1)
     assert isinstance(bot, SearchBot) and bot.options.budget == Budget(iterations=30)
-    assert "search:30" in BOTS and "search:1.5s" in BOTS and "search" in BOTS
+    assert "search:30" in BOTS and "search:1.5s" in BOTS and "search:tree,9" in BOTS and "search" in BOTS
+    assert make_bot("search:9", 1).parts.rollout is HeuristicBot  # type: ignore[attr-defined]
+    assert make_bot("search:9,greedy", 1).parts.rollout is GreedyBot  # type: ignore[attr-defined]
     assert "search:lots" not in BOTS and "greedy:3" not in BOTS and "clever" not in BOTS
     with pytest.raises(ValueError):
         make_bot("greedy:3", 1)

@@ -9,8 +9,9 @@ import pytest
 from interpreter import Game, load_ruleset
 from interpreter.tools.bots import BOTS, bot_seed, decide, make_bot
 
-# Search bots are slow per decision: they are checked at fewer positions.
+# Search bots are slow per decision: they are checked at fewer positions, with a small budget.
 POSITIONS = {"search": 2}
+NAMES = {"search": "search:12"}
 
 
 def with_other_hidden_cards(game: Game) -> Game:
@@ -41,8 +42,8 @@ def test_a_bot_chooses_the_same_whatever_it_cannot_see(bot: str) -> None:
             assert twin.to_json() != game.to_json()
             while True:  # every decision of one action, on both games
                 seat = game.deciding_seat
-                mine = make_bot(bot, 99).choose(game.view(seat))
-                theirs = make_bot(bot, 99).choose(twin.view(seat))
+                mine = make_bot(NAMES.get(bot, bot), 99).choose(game.view(seat))
+                theirs = make_bot(NAMES.get(bot, bot), 99).choose(twin.view(seat))
                 assert mine == theirs, f"{bot} peeked: {mine} != {theirs}"
                 game.apply(mine)
                 twin.apply(theirs)

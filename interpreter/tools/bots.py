@@ -320,18 +320,18 @@ class BotRegistry(dict[str, Callable[[int], Bot]]):
 
 
 def _search_bot(seed: int, options: str = "") -> Bot:
-    return make_search_bot(seed, options or None, fallback=GreedyBot)
+    return make_search_bot(seed, options or None, greedy=GreedyBot)
 
 
 BOTS = BotRegistry({"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "search": _search_bot})
-# Bots that take options after their name, `name:options` (docs/bots.md): search:400 searches 400
-# iterations per action, search:2s two seconds.
+# Bots that take options after their name, `name:options` (docs/bots.md): search:100 searches 100
+# iterations per action, search:2s two seconds of CPU time, search:tree,400 with the tree search.
 BOT_OPTIONS: dict[str, Callable[[int, str], Bot]] = {"search": _search_bot}
 
 
 def make_bot(name: str, seed: int) -> Bot:
     """A bot by name (`random`, `greedy`, `heuristic`, `search`, or `name:options` for a bot that takes options,
-    e.g. `search:400`); ValueError names the known ones."""
+    e.g. `search:100`); ValueError names the known ones."""
     base, _, options = name.partition(":")
     factory = BOTS.get(base)
     if factory is None:

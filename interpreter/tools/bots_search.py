@@ -1,40 +1,53 @@
-"""The search bot: information-set MCTS (`mcts.py`) over the whole actions of Brass.
+"""The search bot: determinized Monte Carlo search (`mcts.py`) over the whole actions of Brass.
 
-Between actions the bot searches: every iteration deals the cards it cannot see at random
-(`view.determinize`), walks a tree of whole actions — its own and the other players' — adds one,
-plays a short rollout with a policy bot and scores the position for every seat with an evaluation.
-It then plays the chosen action's decisions one by one on the following `choose` calls. A decision
-it did not plan (an action it did not start, a question asked of it at the end of a round) is the
-policy's.
+Between actions the bot searches, from its seat's view only. Every world it considers deals the
+cards it cannot see at random (`view.determinize`); in it a candidate action is played, then a
+short rollout of `rollout_moves` actions by a rollout policy (every seat), and the position is
+scored for every seat by `brass_knowledge.estimate`. It then plays the chosen action's decisions
+one by one on the following `choose` calls. A decision it did not plan (an action it did not start,
+a question asked of it at the end of a round) is the heuristic bot's.
+
+Two searches over the same problem (`SearchOptions.method`):
+
+- `halving` (the default): sequential halving over the `candidates` best own actions, every world
+  dealt played with every action still in the running and the same rollout randomness (common
+  random numbers), so that the actions are compared on equal deals; the worse half is dropped
+  after each round. Budgets of a few dozen playouts are what a second buys here, and at that
+  size comparing on the same deals is what lets a difference of a few VP show through the luck of
+  the deal (one world to the next moves the estimate by 20 VP or more).
+- `tree`: single-observer information-set MCTS, a tree of whole actions (the bot's own, all its
+  shortlisted ones, in the turn it is in; the other seats' and its later ones, the rollout
+  policy's choice in that world), progressive widening, UCB.
 
 What this module adds to the generic search, and only here is it about Brass:
 
 - a move is a whole action written as the decisions the engine records for it (`Decisions`), so
-  that the search's actions, the policy's and the ones played in the real game are the same thing;
-- the bot's own moves, as long as it has drawn no card since the root, are all its whole actions,
-  with those that differ only by the card discarded folded into one (513 → 46 in a typical position)
-  and ordered by the policy's own choice first, then by the evaluation one action ahead;
-- the other players' moves, and the bot's after it drew an unknown card, are the policy's choice in
-  that world (listing and scoring every action there would cost 40 ms an iteration);
-- the value of a position for a seat is its evaluation minus the best other seat's, in units of
-  `value_scale` VP: the search plays to win, not to score.
+  that the search's actions, the policies' and the ones played in the real game are the same thing;
+- the bot's own moves are the heuristic bot's shortlist (`bots_heuristic.shortlisted`: every way of
+  acting, those differing only by the cards discarded folded into one, the best few by quick value
+  and the best of each kind; loans only as the heuristic allows them, see `heuristic_shortlist`),
+  ordered by the estimate one action ahead less the worth of the cards discarded; the search looks
+  at the first `candidates` of them;
+- the value of a position for a seat is its estimate minus the best other seat's, in units of
+  `value_scale` VP: the search plays to win, not to score; a finished game is scored by its VP.
 
-The policy and the evaluation are parameters (`SearchBot(..., policy=, evaluate=)`); `search_parts`
-finds the best available: the heuristic bot and `brass_knowledge.estimate` when they exist, else
-the caller's fallback policy and the VP of `standings()`.
+All the Brass judgement used here is the heuristic bot's (`bots_heuristic`, `brass_knowledge`);
+the rollout policy is the heuristic bot, or by option the greedy bot (cheaper, weaker: the search
+with it was no stronger than the heuristic bot alone).
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from interpreter.engine.rng import Rng
-from interpreter.tools.mcts import Budget, SearchResult, Settings, search
+from interpreter.tools.bots_heuristic import HeuristicBot, shortlisted
+from interpreter.tools.brass_knowledge import Appraiser, estimate
+from interpreter.tools.mcts import Budget, SearchResult, Settings, halving_search, search
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -43,11 +56,10 @@ if TYPE_CHECKING:
 
 Decision = dict[str, Any]
 Decisions = tuple[Decision, ...]  # a whole action, as the decisions the engine records for it
-CARD_KEYS = ("card", "second_card", "third_card")
 
 
 class Policy(Protocol):
-    """A bot: the rollout policy, the other players' model and the bot's own unplanned decisions."""
+    """A bot: the rollout policy, and the bot's own unplanned decisions."""
 
     name: str
 
@@ -57,64 +69,36 @@ class Policy(Protocol):
 PolicyFactory = Callable[[int], Policy]
 Evaluation = Callable[[Any, int], float]  # (a game or a view, seat) → expected final VP, roughly
 # (game, seat, its whole actions) → the few worth searching, each with the worth of the cards it
-# discards (in VP), best first or in any order: the search orders them by the evaluation
+# discards (in VP), in any order: the search orders them by the evaluation
 Shortlist = Callable[["Game", int, list[Decision]], list[tuple[float, Decision]]]
+
+
+FALLBACKS = {"loan", "pass", "scout"}  # what a seat that can pay for nothing may still do
+
+
+def heuristic_shortlist(game: Game, seat: int, actions: list[Decision]) -> list[tuple[float, Decision]]:
+    """The heuristic bot's shortlist of whole actions (see the module's docstring), with its rule
+    for loans: none unless the heuristic finds one sensible (`Appraiser.loan_sensible`): a loan's
+    money is spent at once in a short rollout and its cost in income comes over the rest of the
+    game, so a short look-ahead overrates it. A seat that can pay for nothing (only a loan, a pass
+    or a scout) has all of them searched: there the look-ahead decides what the rule of thumb would."""
+    appraiser = Appraiser(game.table, seat)
+    broke = {action["action"] for action in actions} <= FALLBACKS
+    return list(shortlisted(game.ruleset, appraiser, actions, loans=broke or appraiser.loan_sensible()))
 
 
 @dataclass(frozen=True)
 class SearchParts:
-    """What the search uses besides the rules, each replaceable (`search_parts` picks them)."""
+    """What the search uses besides the rules, each replaceable."""
 
-    policy: PolicyFactory  # the bot's own decisions it did not plan (questions, a half-made action)
-    rollout: PolicyFactory  # the other seats' moves in the tree, and the rollouts
-    evaluate: Evaluation  # a seat's expected final VP in a position
-    shortlist: Shortlist  # the bot's own whole actions worth searching
-    estimates: bool  # whether `evaluate` estimates the final VP (else it counts VP scored so far)
-
-
-def vp_evaluation(game: Game, seat: int) -> float:
-    """The simplest evaluation: the seat's VP now (exact at the end of the game)."""
-    return float(next(row["vp"] for row in game.standings() if row["seat"] == seat))
+    rollout: PolicyFactory = HeuristicBot  # the rollouts, and the other seats' moves in the tree
+    policy: PolicyFactory = HeuristicBot  # the bot's own decisions it did not plan
+    evaluate: Evaluation = estimate  # a seat's expected final VP in a position
+    shortlist: Shortlist = heuristic_shortlist  # the bot's own whole actions worth searching
 
 
-def one_per_way(game: Game, seat: int, actions: list[Decision]) -> list[tuple[float, Decision]]:
-    """The plain shortlist: every way of acting once (`representatives`), no card judged."""
-    return [(0.0, action) for action in representatives(game, actions)]
-
-
-def search_parts(fallback: PolicyFactory) -> SearchParts:
-    """The best parts available: the heuristic bot (its decisions, its shortlist of whole actions)
-    and `brass_knowledge.estimate` when they exist, else `fallback` as the policy, every way of
-    acting as the shortlist and the VP of `standings()` as the evaluation.
-
-    The heuristic bot and its knowledge are written separately and may be missing: they are looked
-    up by module name when a bot is made, because they import `bots.py`, which imports this module
-    to register the search bot (a static import would be a cycle)."""
-    heuristic = _optional("interpreter.tools.bots_heuristic", "HeuristicBot")
-    estimate = _optional("interpreter.tools.brass_knowledge", "estimate")
-    shortlist = _heuristic_shortlist()
-    policy = heuristic or fallback
-    return SearchParts(policy=policy, rollout=fallback, evaluate=estimate or vp_evaluation,
-                       shortlist=shortlist or one_per_way, estimates=estimate is not None)
-
-
-def _heuristic_shortlist() -> Shortlist | None:
-    """The heuristic bot's shortlist (its quick values, and the worth of the cards discarded)."""
-    shortlisted = _optional("interpreter.tools.bots_heuristic", "shortlisted")
-    appraiser = _optional("interpreter.tools.brass_knowledge", "Appraiser")
-    if shortlisted is None or appraiser is None:
-        return None
-
-    def shortlist(game: Game, seat: int, actions: list[Decision]) -> list[tuple[float, Decision]]:
-        return list(shortlisted(game.ruleset, appraiser(game.table, seat), actions))
-    return shortlist
-
-
-def _optional(module: str, name: str) -> Any:
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        return None
+METHODS = ("halving", "tree")
+ROLLOUTS = {"heuristic": 2, "greedy": 4}  # the rollout policies by name, and their rollouts' length
 
 
 @dataclass(frozen=True)
@@ -122,43 +106,57 @@ class SearchOptions:
     """The Brass side of the search (the generic knobs are `settings`)."""
 
     budget: Budget
-    settings: Settings = field(default_factory=Settings)
-    value_scale: float = 10.0  # VP per unit of value: the exploration constant is relative to it
-
-    @classmethod
-    def for_parts(cls, budget: Budget, parts: SearchParts) -> SearchOptions:
-        """Rollouts short when the evaluation estimates the final VP, to the end when it only
-        counts VP already scored (which says nothing before the game's end)."""
-        options = cls(budget)
-        if parts.estimates:
-            return options
-        return replace(options, settings=replace(options.settings, rollout_moves=None))
+    settings: Settings = field(default_factory=lambda: Settings(rollout_moves=ROLLOUTS["heuristic"]))
+    value_scale: float = 10.0  # VP per unit of value: the tree's exploration constant is relative to it
+    method: str = "halving"  # one of METHODS
+    candidates: int = 5  # the halving search's own actions considered, best first
+    rollouts: str = "heuristic"  # the rollout policy, one of ROLLOUTS
 
 
-BUDGET_VARIABLE = "BRASS_SEARCH_BUDGET"  # the default budget of `make_search_bot`, e.g. 50 or 2s
-DEFAULT_BUDGET = "400"  # iterations: about 1 s an action on the 2-core machine it was tuned on
+BUDGET_VARIABLE = "BRASS_SEARCH_BUDGET"  # the default options of `make_search_bot`, e.g. 50 or 2s
+DEFAULT_OPTIONS = "30"  # iterations: about 1 s of CPU time an action (median; docs/bots-search.md)
 
 
-def parse_budget(text: str) -> Budget:
-    """`400` is 400 iterations an action (reproducible); `2s` or `0.5s` is seconds an action
-    (the choice then depends on the machine's speed)."""
+def parse_options(text: str) -> SearchOptions:
+    """Comma-separated: a budget, `100` iterations an action (reproducible) or `2s` / `0.5s` seconds
+    of CPU time an action (the choice then depends on the machine's speed and load), and optionally
+    the method, `tree` or `halving` (default), and the rollout policy, `heuristic` (default, rollouts
+    of 2 actions) or `greedy` (4 actions, 5 times cheaper). E.g. `30`, `2s`, `tree,60`, `100,greedy`."""
+    budget: Budget | None = None
+    method, rollouts = "halving", "heuristic"
+    for part in (p.strip() for p in text.split(",")):
+        if part in METHODS:
+            method = part
+        elif part in ROLLOUTS:
+            rollouts = part
+        elif budget is None:
+            budget = _parse_budget(part)
+        else:
+            raise ValueError(f"search options: two budgets in {text!r}")
+    if budget is None:
+        raise ValueError(f"search options need a budget, iterations (100) or seconds (2s): {text!r}")
+    return SearchOptions(budget, Settings(rollout_moves=ROLLOUTS[rollouts]), method=method, rollouts=rollouts)
+
+
+def _parse_budget(text: str) -> Budget:
     try:
-        budget = Budget(seconds=float(text[:-1])) if text.endswith("s") else Budget(iterations=int(text))
+        return Budget(seconds=float(text[:-1])) if text.endswith("s") else Budget(iterations=int(text))
     except ValueError:
-        raise ValueError(f"a search budget is a number of iterations (400) or seconds (2s), not {text!r}") from None
-    return budget
+        raise ValueError(f"a search option is a budget, iterations (100) or seconds (2s), a method "
+                         f"({', '.join(METHODS)}) or a rollout policy ({', '.join(ROLLOUTS)}), not {text!r}") from None
 
 
-def make_search_bot(seed: int, budget: str | None, fallback: PolicyFactory) -> SearchBot:
-    """The search bot with the best parts available (`search_parts`) and `budget` (`parse_budget`;
-    None: the environment's BRASS_SEARCH_BUDGET, else DEFAULT_BUDGET)."""
-    parts = search_parts(fallback)
-    chosen = parse_budget(budget or os.environ.get(BUDGET_VARIABLE) or DEFAULT_BUDGET)
-    return SearchBot(seed, SearchOptions.for_parts(chosen, parts), parts)
+def make_search_bot(seed: int, options: str | None, greedy: PolicyFactory) -> SearchBot:
+    """The search bot with `options` (`parse_options`; None: the environment's BRASS_SEARCH_BUDGET,
+    else DEFAULT_OPTIONS); `greedy` is the greedy bot (which lives in bots.py, which imports this)."""
+    chosen = parse_options(options or os.environ.get(BUDGET_VARIABLE) or DEFAULT_OPTIONS)
+    rollout = HeuristicBot if chosen.rollouts == "heuristic" else greedy
+    return SearchBot(seed, chosen, SearchParts(rollout=rollout))
 
 
 class SearchBot:
-    """ISMCTS over whole actions (see the module's docstring); same seed and same view, same choice."""
+    """A search over whole actions (see the module's docstring); same seed, options and view, same
+    choice when the budget is in iterations."""
 
     name = "search"
 
@@ -193,8 +191,13 @@ class SearchBot:
         return self.plan[index]
 
     def _search(self, view: SeatView) -> Decisions:
-        problem = BrassSearch(view, self.parts, self.parts.rollout(self.rng.next_u64()), self.options)
-        result: SearchResult[Decisions] = search(problem, self.options.budget, self.rng, self.options.settings)
+        problem = BrassSearch(view, self.parts, self.options)
+        options = self.options
+        result: SearchResult[Decisions]
+        if options.method == "halving":
+            result = halving_search(problem, options.budget, self.rng, options.candidates, options.settings)
+        else:
+            result = search(problem, options.budget, self.rng, options.settings)
         self.last_search = result
         return result.move
 
@@ -202,11 +205,10 @@ class SearchBot:
 class BrassSearch:
     """A Brass position seen by one seat, as the generic search wants it (`mcts.SearchProblem`)."""
 
-    def __init__(self, view: SeatView, parts: SearchParts, rollout: Policy, options: SearchOptions) -> None:
+    def __init__(self, view: SeatView, parts: SearchParts, options: SearchOptions) -> None:
         self.view = view
         self.observer = view.seat
         self.parts = parts
-        self.policy = rollout
         self.options = options
         self.root_moves = len(view.moves)
         self.root_turn = turn_of(view.state)
@@ -235,7 +237,7 @@ class BrassSearch:
                 self.own_moves[path] = self._own_moves(state)
             return self.own_moves[path]
         after = state.copy()
-        move = play_policy_action(after, self.policy)
+        move = play_policy_action(after, self.parts.rollout(rng.next_u64()))
         self.policy_move = state, self.key(move), after
         return [move]
 
@@ -247,11 +249,13 @@ class BrassSearch:
                 return after  # just computed by `moves`
         for decision in move:
             state.apply(decision)
-        settle(state, self.policy)
+        settle(state, self.parts.rollout(len(state.moves)))  # the same answers whichever move led here
         return state
 
     def rollout_step(self, state: Game, rng: Rng) -> Game:
-        play_policy_action(state, self.policy)
+        """One action of a policy drawn from `rng` (a new one each action: the same rng gives the
+        same rollout, which the halving search relies on to compare moves on equal terms)."""
+        play_policy_action(state, self.parts.rollout(rng.next_u64()))
         return state
 
     def evaluate(self, state: Game) -> dict[int, float]:
@@ -263,8 +267,8 @@ class BrassSearch:
                 for seat in seats}
 
     def _estimate(self, state: Game, seat: int) -> float:
-        if state.is_over:
-            return vp_evaluation(state, seat)
+        if state.is_over:  # exact
+            return float(next(row["vp"] for row in state.standings() if row["seat"] == seat))
         return self.parts.evaluate(state, seat)
 
     # -- the bot's own moves ----------------------------------------------------------------------
@@ -289,21 +293,6 @@ def turn_of(state: GameState) -> tuple[int, int, int]:
     """Which turn a state is in: a seat's moves in the turn the search started in are listed in
     full; later ones (after a card it cannot know is drawn) are the rollout policy's choice."""
     return state.era_index, state.round, state.turn_index
-
-
-def representatives(state: Game, actions: list[Decision]) -> list[Decision]:
-    """One whole action per way of acting, whatever the cards discarded: the first that discards no
-    wild card (a wild card is worth keeping), else the first."""
-    groups: dict[str, list[Decision]] = {}
-    for action in actions:
-        rest = {k: v for k, v in action.items() if k not in CARD_KEYS}
-        groups.setdefault(json.dumps(rest, sort_keys=True), []).append(action)
-    return [next((a for a in group if not _discards_wild(state, a)), group[0]) for group in groups.values()]
-
-
-def _discards_wild(state: Game, action: Decision) -> bool:
-    cards = state.table.cards
-    return any(key in action and cards[action[key]].wild for key in CARD_KEYS)
 
 
 def play_policy_action(game: Game, policy: Policy) -> Decisions:

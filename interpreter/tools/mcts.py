@@ -17,7 +17,15 @@ player. It is single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012):
   per player, each backed up into the moves that player made.
 
 `search(problem, budget, rng)` returns the most visited root move. With a budget in iterations the
-answer depends only on the problem and the rng; a budget in seconds depends on the machine's speed.
+answer depends only on the problem and the rng; a budget in seconds (CPU time) depends on the
+machine's speed.
+
+`halving_search(problem, budget, rng, candidates)` is the flat alternative for small budgets:
+sequential halving (Karnin, Koren and Somekh, 2013) over the first `candidates` root moves, with
+common random numbers. Every round deals new worlds and plays *every* remaining move in each of
+them, with the same rollout randomness, so the moves are compared on the same deals (their
+difference, not each one's value, is what must rise above the noise); after each round the worse
+half is dropped. An iteration there is one move played out in one world.
 
     result = search(problem, Budget(iterations=400), Rng(seed))
     result.move, result.iterations, result.children  # the choice, the work done, the statistics
@@ -76,8 +84,10 @@ class SearchProblem(Protocol[State, Move]):
 
 @dataclass(frozen=True)
 class Budget:
-    """How much to search: a number of iterations (reproducible), seconds (machine-dependent), or
-    both (whichever ends first). At least one iteration is always run."""
+    """How much to search: a number of iterations (reproducible), seconds of CPU time of this
+    process (`time.process_time`: fair on a loaded machine, where wall-clock time would count the
+    other processes' turns; still machine-dependent), or both (whichever ends first). At least one
+    iteration is always run."""
 
     iterations: int | None = None
     seconds: float | None = None
@@ -141,19 +151,70 @@ def search(problem: SearchProblem[State, Move], budget: Budget, rng: Rng,
     tree.root.mover = problem.player(first)
     if len(root_moves) == 1:  # nothing to compare
         return SearchResult(root_moves[0], 0, tree.root)
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    deadline = None if budget.seconds is None else time.process_time() + budget.seconds
     iterations, state = 0, first
     while True:
         tree.iterate(state)
         iterations += 1
         if budget.iterations is not None and iterations >= budget.iterations:
             break
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline is not None and time.process_time() >= deadline:
             break
         state = problem.determinize(rng)
     best = max(tree.root.children.values(), key=_robustness)
     assert best.move is not None
     return SearchResult(best.move, iterations, tree.root)
+
+
+def halving_search(problem: SearchProblem[State, Move], budget: Budget, rng: Rng, candidates: int = 6,
+                   settings: Settings | None = None) -> SearchResult[Move]:
+    """The observer's best move by sequential halving with common random numbers (see the
+    module's docstring). A budget in seconds is turned into iterations by the time of the first
+    round's first world; the first-listed move wins ties."""
+    rollout_moves = (settings or Settings()).rollout_moves
+    first = problem.determinize(rng)
+    mover = problem.player(first)
+    root: Node[Move] = Node(None, mover)
+    arms = [Node(move, mover, prior_rank=rank) for rank, move in enumerate(problem.moves(first, rng)[:candidates])]
+    if not arms:
+        raise ValueError("the search has no move to consider")
+    root.children = {problem.key(arm.move): arm for arm in arms}  # type: ignore[arg-type]
+    if len(arms) == 1:
+        return SearchResult(arms[0].move, 0, root)  # type: ignore[arg-type]
+    rounds = math.ceil(math.log2(len(arms)))
+    started = time.process_time()
+    total = budget.iterations
+    done = 0
+    for round_ in range(rounds):  # each round shares out what the earlier ones left
+        per_arm = 1 if total is None else max(1, (total - done) // ((rounds - round_) * len(arms)))
+        for _world in range(per_arm):
+            seed = rng.next_u64()
+            for arm in arms:
+                _play_out(problem, arm, seed, rollout_moves)
+            done += len(arms)
+            if total is None:  # seconds: how many iterations fit, judged by the first world
+                spent = time.process_time() - started
+                total = max(done, int(done * budget.seconds / max(spent, 1e-9)))  # type: ignore[operator]
+        arms = sorted(arms, key=_by_mean)[:math.ceil(len(arms) / 2)]
+    best = min(arms, key=_by_mean)
+    return SearchResult(best.move, done, root)  # type: ignore[arg-type]
+
+
+def _by_mean(node: Node[Any]) -> tuple[float, int]:
+    return -node.mean, node.prior_rank
+
+
+def _play_out(problem: SearchProblem[State, Move], arm: Node[Move], seed: int, rollout_moves: int | None) -> None:
+    """Play the arm's move in the world of `seed`, roll out with that seed's randomness, and add
+    the result to the arm's statistics."""
+    state = problem.play(problem.determinize(Rng(seed)), arm.move)  # type: ignore[arg-type]
+    rollout_rng = Rng(seed ^ 0x9E3779B97F4A7C15)
+    steps = 0
+    while not problem.is_over(state) and (rollout_moves is None or steps < rollout_moves):
+        state = problem.rollout_step(state, rollout_rng)
+        steps += 1
+    arm.visits += 1
+    arm.total += problem.evaluate(state)[arm.mover]
 
 
 def _robustness(node: Node[Any]) -> tuple[int, float, int]:
