@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from interpreter.engine.rng import Rng
 from interpreter.tools.bots_heuristic import HeuristicBot, shortlisted
-from interpreter.tools.brass_knowledge import Appraiser, estimate
+from interpreter.tools.brass_knowledge import Appraiser, estimate, searched
 from interpreter.tools.mcts import Budget, SearchResult, Settings, halving_search, search
 
 if TYPE_CHECKING:
@@ -73,18 +73,13 @@ Evaluation = Callable[[Any, int], float]  # (a game or a view, seat) → expecte
 Shortlist = Callable[["Game", int, list[Decision]], list[tuple[float, Decision]]]
 
 
-FALLBACKS = {"loan", "pass", "scout"}  # what a seat that can pay for nothing may still do
-
-
 def heuristic_shortlist(game: Game, seat: int, actions: list[Decision]) -> list[tuple[float, Decision]]:
-    """The heuristic bot's shortlist of whole actions (see the module's docstring), with its rule
-    for loans: none unless the heuristic finds one sensible (`Appraiser.loan_sensible`): a loan's
-    money is spent at once in a short rollout and its cost in income comes over the rest of the
-    game, so a short look-ahead overrates it. A seat that can pay for nothing (only a loan, a pass
-    or a scout) has all of them searched: there the look-ahead decides what the rule of thumb would."""
+    """The heuristic bot's shortlist of whole actions (see the module's docstring), of the kinds
+    the knowledge says a search should look at (`brass_knowledge.searched`: loans only when
+    they pay, or when the seat can do nothing else)."""
     appraiser = Appraiser(game.table, seat)
-    broke = {action["action"] for action in actions} <= FALLBACKS
-    return list(shortlisted(game.ruleset, appraiser, actions, loans=broke or appraiser.loan_sensible()))
+    kinds = searched(appraiser, {action["action"] for action in actions})
+    return list(shortlisted(game.ruleset, appraiser, [action for action in actions if action["action"] in kinds]))
 
 
 @dataclass(frozen=True)

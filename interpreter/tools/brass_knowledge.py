@@ -39,11 +39,18 @@ from typing import Protocol
 
 from interpreter.engine.table import Table
 from interpreter.tools.brass_knowledge_actions import Appraiser
-from interpreter.tools.brass_knowledge_choices import admitted, answer_value, decision_value, discard_gain, whole_value
+from interpreter.tools.brass_knowledge_choices import (
+    admitted,
+    answer_value,
+    decision_value,
+    discard_gain,
+    searched,
+    whole_value,
+)
 from interpreter.tools.brass_knowledge_outlook import Outlook
 
 __all__ = ["Appraiser", "HasTable", "Outlook", "admitted", "answer_value", "decision_value", "discard_gain",
-           "estimate", "whole_value"]
+           "estimate", "searched", "whole_value"]
 
 
 class HasTable(Protocol):

@@ -3,6 +3,7 @@
 choices (`build`, `industry`, `merchant_beer`…) are known, so that the bot itself need not know them.
 
     admitted(appraiser, kinds)        the kinds of action worth a look at all (loans, mostly)
+    searched(appraiser, kinds)        the same for a search, which looks further ahead
     whole_value(appraiser, whole)     the quick value of a whole action, in VP
     discard_gain(appraiser, kind)     what discarding for this kind of action brings back (a scout's wild cards)
     decision_value(view, appraiser, decision)   one decision of an action being taken, without a plan
@@ -31,6 +32,17 @@ def admitted(appraiser: Appraiser, kinds: set[str]) -> set[str]:
     (`Appraiser.loan_sensible`)."""
     if LOAN in kinds and not kinds - IDLE and appraiser.rescue_loan():
         return {LOAN}
+    return kinds if appraiser.loan_sensible() else kinds - {LOAN}
+
+
+def searched(appraiser: Appraiser, kinds: set[str]) -> set[str]:
+    """The kinds of action a search looks at: all of them when the seat can pay for nothing but a
+    loan, a pass or a scout (there the look-ahead decides what the rule of thumb would), else
+    every kind but a loan that does not pay (`Appraiser.loan_sensible`): a loan's money is spent
+    at once in a short rollout while its cost in income comes over the rest of the game, so a
+    short look-ahead overrates it."""
+    if not kinds - IDLE:
+        return kinds
     return kinds if appraiser.loan_sensible() else kinds - {LOAN}
 
 
