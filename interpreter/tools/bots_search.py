@@ -109,7 +109,7 @@ class SearchOptions:
 
 
 BUDGET_VARIABLE = "BRASS_SEARCH_BUDGET"  # the default options of `make_search_bot`, e.g. 50 or 2s
-DEFAULT_OPTIONS = "30"  # iterations: about 1 s of CPU time an action (median; docs/bots-search.md)
+DEFAULT_OPTIONS = "30"  # iterations: about 1 s of CPU time an action (median; docs/bots.md)
 
 
 def parse_options(text: str) -> SearchOptions:
