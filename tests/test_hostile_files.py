@@ -84,6 +84,15 @@ def test_a_save_gets_the_permissions_of_an_ordinary_new_file(tmp_path: Path, run
     assert (tmp_path / "game.json").stat().st_mode & 0o777 == 0o640
 
 
+@pytest.mark.skipif(not Path("/dev/full").is_char_device(), reason="needs /dev/full")
+def test_a_save_to_a_device_writes_to_it_and_never_replaces_it(run) -> None:
+    """As root, renaming a temporary file over /dev/full would replace the device with a plain file."""
+    status, out, err = run("play", "--seed", "2", "--seats", "human,greedy", "--save", "/dev/full", stdin="1\ns\nq\n")
+    assert status == 0 and no_crash(err)
+    assert "could not save to /dev/full: [Errno 28] No space left on device" in out
+    assert Path("/dev/full").is_char_device()
+
+
 # == 7. hostile traces ============================================================================================
 
 needs_traces = pytest.mark.skipif(not TRACE.is_file(), reason=f"{TRACE} is absent")

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools.guards import write_whole
 
 if TYPE_CHECKING:  # the engine and the picture are imported when the command runs, not with `brass`
     from interpreter.engine.game import Game
@@ -166,33 +167,13 @@ def svg_to_png(picture: str) -> bytes:
 
 
 def write_output(target: Path, data: bytes) -> None:
-    """Write `data` to `target`: a file whole or not at all (a fresh temporary file in the same
-    folder renamed over it, so a full disk never leaves half a picture); something that is not a
-    plain file (/dev/stdout, a pipe) is written to as it is, never replaced."""
-    import os
-    import tempfile
-
-    if target.exists() and not target.is_file():
-        try:
-            with open(target, "wb") as stream:
-                stream.write(data)
-        except BrokenPipeError:
-            raise  # the reader has gone (`--svg /dev/stdout | head`): brass ends quietly
-        except OSError as problem:
-            raise BrassError(f"cannot write {target}: {problem.strerror or problem}") from None
-        return
-    target = target.resolve()  # through a symbolic link: the file it points to is replaced, the link stays
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    """Write the picture whole or not at all (`guards.write_whole`); a problem is one clear line."""
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 would hide the picture from the user's group
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        write_whole(target, data)
+    except BrokenPipeError:
+        raise  # the reader has gone (`--svg /dev/stdout | head`): brass ends quietly
+    except OSError as problem:
+        raise BrassError(f"cannot write {target}: {problem.strerror or problem}") from None
 
 
 def _describe(game: Game) -> str:

@@ -132,3 +132,34 @@ def forgiving_streams() -> None:
                 stream.reconfigure(errors=errors)
             except (ValueError, OSError):  # a closed or detached stream: nothing will be written to it
                 continue
+
+
+def write_whole(target: Path, data: bytes) -> None:
+    """Write `data` to the file `target` whole or not at all, so that a crash or a full disk never
+    leaves half a file nor destroys the previous one: a fresh temporary file in the same folder
+    (never a fixed name, which a planted symlink could redirect), flushed to the disk, then
+    renamed over the target; removed again on any failure. Through a symbolic link the file it
+    points to is replaced and the link stays. Something that is not a plain file (/dev/stdout, a
+    pipe, a device) is written to as it is, never replaced: as root, a rename would put a plain
+    file in place of /dev/full. OSError says what went wrong."""
+    import os
+    import tempfile
+
+    if target.exists() and not target.is_file():
+        with open(target, "wb") as stream:
+            stream.write(data)
+        return
+    target = target.resolve()
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 would hide the file from the user's group
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -8,8 +8,6 @@ in `play_board` and `play_names`, its keys in `play_keys`.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,7 @@ from interpreter.engine.game import FORMAT, Game, GameFileError, IllegalAction
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots import BOTS, deciding_seat
-from interpreter.tools.guards import ENGINE_SLIPS, clip, move_problem, parse_json, read_text, slip_text
+from interpreter.tools.guards import ENGINE_SLIPS, clip, move_problem, parse_json, read_text, slip_text, write_whole
 from interpreter.tools.play_board import standings_table
 from interpreter.tools.play_names import decision_name, failure_lines, prompt_text
 from interpreter.tools.play_session import HUMAN, ReadLine, TerminalGame
@@ -72,28 +70,7 @@ def save(game: Game, path: str | Path) -> None:
     """Write the game so that a crash or a full disk never destroys the previous save: a fresh
     temporary file in the same folder (never a fixed name, which a planted symlink could
     redirect), flushed to the disk, then renamed over `path`; removed again on any failure."""
-    write_atomically(Path(path), game.to_json() + "\n")
-
-
-def write_atomically(target: Path, text: str) -> None:
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, _new_file_mode())  # mkstemp's 0600 would hide the save from the user's group
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _new_file_mode() -> int:
-    """The permissions an ordinary new file gets under the current umask."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
+    write_whole(Path(path), (game.to_json() + "\n").encode("utf-8"))
 
 
 # == describing the game (the rest is in play_names and play_board) ================================
