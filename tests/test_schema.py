@@ -192,3 +192,11 @@ def test_what_the_structure_check_refuses_the_schema_refuses(validators: dict[bo
         refused = [d.message for d in sink.items if not WHOLE_SECTION_MISSING.fullmatch(d.message)]
         if refused:
             assert list(validators[False].iter_errors(as_json(mutant))) != [], refused
+
+
+def test_the_schemas_stay_small_enough_for_an_editor() -> None:
+    """A wide integer key range (a stack's tile values) once became an enum of two million strings
+    and a 36 MB schema; editors load the schema on every keystroke's validation."""
+    from interpreter.tools.cli_designer import schema_text
+
+    assert len(schema_text(False)) < 500_000 and len(schema_text(True)) < 1_000_000

@@ -282,10 +282,18 @@ def _bounds(rules: Mapping[str, Any], types: list[str]) -> dict[str, Any]:
     return out
 
 
+MAX_KEY_ENUM = 200  # integer keys listed one by one up to this many (a player count, a level)
+
+
 def _key_schema(rules: Mapping[str, Any]) -> dict[str, Any]:
     """What a mapping's keys may be; JSON keys are text, so a number key is written as its digits."""
     if rules.get("type") == "int":
-        return {"enum": [str(n) for n in range(rules.get("min", 0), rules.get("max", 0) + 1)]}
+        low, high = rules.get("min", 0), rules.get("max", 0)
+        if high - low <= MAX_KEY_ENUM:
+            return {"enum": [str(n) for n in range(low, high + 1)]}
+        # a wide range (a stack's tile values, ±1,000,000) as an enum would make the schema tens of
+        # megabytes: the digits' shape here, the bounds in words; `brass check` checks them
+        return {"pattern": "^-?[0-9]+$", "description": f"a whole number from {low} to {high}"}
     return {"pattern": f"^(?:{rules['regex']})$"} if "regex" in rules else {}
 
 
