@@ -167,3 +167,12 @@ def test_simulate_against_a_base_plays_the_same_games_with_both(capsys) -> None:
 def test_simulate_against_an_unknown_ruleset_is_an_error(capsys) -> None:
     assert main(["simulate", "--against", "no-such-ruleset", "--games", "1"]) != 0
     assert "no-such-ruleset" in capsys.readouterr().err
+
+
+def test_play_takes_the_number_of_players_from_seats() -> None:
+    """`brass play --seats human,search,heuristic` (issue 13's done-when) is a 3-player game."""
+    result = brass("play", "--seats", "human,greedy,greedy", "--seed", "3", stdin="q\n")
+    assert result.returncode == 0, result.stderr
+    assert "P3" in result.stdout and "P4" not in result.stdout
+    mismatch = brass("play", "--players", "2", "--seats", "human,greedy,greedy", stdin="q\n")
+    assert mismatch.returncode == 1 and "--seats names 3 seat(s) but the game has 2 players" in mismatch.stderr

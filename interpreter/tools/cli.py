@@ -191,7 +191,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("ruleset", nargs="?", default=None,
                       help=f"ruleset folder or built-in name (default: {DEFAULT_RULESET}, or the --from file's)")
     play.add_argument("--players", type=int, default=None,
-                      help="number of players (default 2; a --load or --from file decides)")
+                      help="number of players (default: one a --seats entry, else 2; --load or --from decide)")
     play.add_argument("--seed", type=int, default=None,
                       help="seed of the game (default 0; a --load file decides; overrides a --from file's seed)")
     play.add_argument("--from", dest="setup", metavar="SETUP",
@@ -349,7 +349,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     if args.setup is None:
         ruleset = load_ruleset(args.ruleset)
-        players = 2 if args.players is None else args.players
+        players = args.players if args.players is not None else len(args.seats.split(",")) if args.seats else 2
         return play(ruleset, players, args.seed or 0, args.seats, args.load, args.save, Console(),
                     stdin_reader(sys.stdin))
     if args.load:
