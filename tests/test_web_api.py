@@ -24,7 +24,7 @@ from interpreter.tools.web_session import SessionStore, WebError
 from interpreter.tools.web_sources import Folders
 
 ROOT = Path(__file__).resolve().parents[1]
-TRACES = ROOT.parent / "shared" / "real-games"
+TRACES = (ROOT.parent / "shared" / "real-games").resolve()  # the server lists files by their real path
 TRACE = TRACES / "traces" / "wq9gs6-2p-full.trace.json"
 SCENARIO = ROOT / "scenarios" / "birmingham" / "loan_refused_at_minus_10.yaml"
 
