@@ -1,12 +1,16 @@
-"""Fixtures shared by the tests of the `brass` command."""
+"""Fixtures shared by the tests: the `brass` command in this process, and the errors of a small variant."""
 
 from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from interpreter.ruleset.errors import RulesetError
+from interpreter.ruleset.loader import load_ruleset
 from interpreter.tools.cli import main
 
 
@@ -20,3 +24,21 @@ def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
         captured = capsys.readouterr()
         return status, captured.out, captured.err
     return run_
+
+
+VARIANT_HEADER = "name: bad\ntitle: Bad\nversion: '1'\nextends: birmingham\n"
+
+
+@pytest.fixture
+def variant_errors(tmp_path: Path) -> Callable[[str], list[tuple[int, str]]]:
+    """The errors of a variant of birmingham whose ruleset.yaml is a header and then `text`, as
+    (line within `text`, message); the variant must be refused."""
+    def errors(text: str) -> list[tuple[int, str]]:
+        folder = tmp_path / "bad"
+        folder.mkdir(exist_ok=True)
+        (folder / "ruleset.yaml").write_text(VARIANT_HEADER + text)
+        with pytest.raises(RulesetError) as error:
+            load_ruleset(folder)
+        header = VARIANT_HEADER.count("\n")
+        return [(d.pos.line - header, d.message) for d in error.value.diagnostics]
+    return errors
