@@ -231,3 +231,13 @@ def test_the_variant_plays_with_invariants_checked(capsys: pytest.CaptureFixture
     assert main(["simulate", str(MARKET), "--players", "4", "--games", "2", "--seed", "1", "--check"]) == 0
     assert "2 game(s), 4 players" in capsys.readouterr().out
 
+
+
+def test_brass_check_lists_the_stacks_and_tracks(run) -> None:
+    status, out, _ = run("check", str(Path(__file__).parent / "data" / "distant-market"))
+    assert status == 0
+    assert ("  tracks:     Distant Market demand (1..9, starts at 1), "
+            "Last Distant Market tile drawn (0..4, starts at 0)\n") in out
+    assert "  stacks:     Distant Market tiles (8 / 10 / 12 tiles at 2 / 3 / 4 players)\n" in out
+    status, out, _ = run("check")
+    assert "tracks:" not in out and "stacks:" not in out

@@ -309,6 +309,14 @@ def summary(ruleset: Ruleset) -> str:
         f"  actions:    {', '.join(ruleset.actions)}",
         f"  rules:      {len(ruleset.rules)} rule IDs in the index",
     ]
+    if ruleset.tracks:  # only a ruleset that defines its own numbers (tracks:, stacks:) shows them
+        lines.append("  tracks:     " + ", ".join(f"{t.name} ({t.min}..{t.max}, starts at {t.start})"
+                                                  for t in ruleset.tracks.values()))
+    if ruleset.stacks:
+        counts = " / ".join(map(str, ruleset.players))
+        sizes = {s.id: " / ".join(str(len(s.pile(p))) for p in ruleset.players) for s in ruleset.stacks.values()}
+        lines.append("  stacks:     " + ", ".join(f"{s.name} ({sizes[s.id]} tiles at {counts} players)"
+                                                  for s in ruleset.stacks.values()))
     return "\n".join(lines)
 
 
