@@ -14,7 +14,7 @@ of a board is not worth two dependencies, and the algorithm is some forty lines.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from interpreter.ruleset.model import Ruleset
@@ -82,14 +82,22 @@ def _start(graph: _Graph, given: list[tuple[int, int] | None]) -> list[Point]:
         else (0.0, 0.0)
     free_count = len(graph.nodes) - len(graph.pinned)
     radius = LINK_LENGTH * max(1.0, len(graph.nodes) / (2 * math.pi))
+
+    def on_circle(free: int) -> Point:
+        angle = 2 * math.pi * free / free_count
+        return centre[0] + radius * math.cos(angle), centre[1] + radius * math.sin(angle)
+    return _placed_or(given, on_circle)
+
+
+def _placed_or(given: list[tuple[int, int] | None], free_point: Callable[[int], Point]) -> list[Point]:
+    """Each location at its given position, the n-th one without a position at `free_point(n)`."""
     points: list[Point] = []
     free = 0
     for p in given:
         if p is not None:
             points.append((float(p[0]), float(p[1])))
         else:
-            angle = 2 * math.pi * free / free_count
-            points.append((centre[0] + radius * math.cos(angle), centre[1] + radius * math.sin(angle)))
+            points.append(free_point(free))
             free += 1
     return points
 
@@ -138,16 +146,11 @@ def _grid(graph: _Graph, given: list[tuple[int, int] | None], sizes: list[Size])
     placed = [p for p in given if p is not None]
     top = max((p[1] for p in placed), default=0) + height
     columns = max(1, math.isqrt(sum(p is None for p in given)))
-    points: list[Point] = []
-    free = 0
-    for p in given:
-        if p is not None:
-            points.append((float(p[0]), float(p[1])))
-        else:
-            row, column = divmod(free, columns)
-            points.append((column * width, top + row * height))
-            free += 1
-    return points
+
+    def in_cell(free: int) -> Point:
+        row, column = divmod(free, columns)
+        return column * width, top + row * height
+    return _placed_or(given, in_cell)
 
 
 def _scaled(graph: _Graph, points: list[Point]) -> list[Point]:

@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from interpreter.ruleset.errors import BrassError
 from interpreter.tools.simulate import GameRecord
@@ -81,7 +82,7 @@ def _submit(pool: ProcessPoolExecutor, batch: Batch, starts_worker: bool) -> Fut
     yet: a worker takes far longer to start than the submits); a worker must be born with Ctrl-C
     ignored (see the module's docstring). Only those submits ignore it here, so that a Ctrl-C
     pressed during a later one is never lost."""
-    with _sigint_ignored() if starts_worker else contextlib.nullcontext():
+    with sigint_replaced(signal.SIG_IGN) if starts_worker else contextlib.nullcontext():
         return pool.submit(play_batch, batch)
 
 
@@ -117,12 +118,13 @@ def _start_worker() -> None:
 
 
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
+def sigint_replaced(handler: Any) -> Iterator[None]:
+    """Ctrl-C handled by `handler` inside, the previous handler put back on leaving."""
     previous = signal.getsignal(signal.SIGINT)
     if previous is None or threading.current_thread() is not threading.main_thread():
         yield  # a handler set outside Python cannot be put back; only the main thread may set one
         return
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, handler)
     try:
         yield
     finally:

@@ -14,9 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import sys
-import threading
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +25,7 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots import make_bot
 from interpreter.tools.simulate import BotSpec, GameRecord, Summary, seat_bots
 from interpreter.tools.simulate_batch import Batch, batch_size, in_this_process, make_batches, ruleset_reference
-from interpreter.tools.simulate_pool import WorkersFailed, in_worker_processes
+from interpreter.tools.simulate_pool import WorkersFailed, in_worker_processes, sigint_replaced
 from interpreter.tools.simulate_ray import RayFailed, cluster_cpus, connected, on_ray, ray_batch_size
 from interpreter.tools.simulate_store import GameWriter, Key, game_line, prepare, read_games, run_parameters
 
@@ -163,16 +161,9 @@ def _play(plan: Plan, runner: Runner) -> None:
 @contextlib.contextmanager
 def _ctrl_c_deferred() -> Iterator[None]:
     """Ctrl-C pressed inside is raised on leaving, not in the middle."""
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is None or threading.current_thread() is not threading.main_thread():
-        yield  # a handler set outside Python cannot be put back; only the main thread may set one
-        return
     pressed: list[int] = []
-    signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
-    try:
+    with sigint_replaced(lambda number, frame: pressed.append(number)):
         yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
     if pressed:
         raise KeyboardInterrupt
 
