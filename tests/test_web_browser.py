@@ -151,30 +151,47 @@ next();
 """
 
 
+def replay_trace(driver: Any, server: str, trace: Path, links: int | None = None) -> tuple[Any, int]:
+    """Open `trace` in the replay tab (with `links` per player if given); the slider and its last step."""
+    open_page(driver, server)
+    driver.find_element(By.ID, "tab-replay").click()
+    driver.execute_script("document.getElementById('trace-select').value = arguments[0]", str(trace))
+    field = driver.find_element(By.ID, "links")
+    field.clear()
+    if links is not None:
+        field.send_keys(str(links))
+    driver.find_element(By.ID, "replay-trace").click()
+    settled(driver)
+    assert page_error(driver) == ""
+    slider = driver.find_element(By.ID, "slider")
+    return slider, int(slider.get_attribute("max"))
+
+
+def slide_to(driver: Any, slider: Any, step: int) -> None:
+    """Move the slider as a person drags it."""
+    driver.execute_script("const s = arguments[0]; s.value = arguments[1]; s.dispatchEvent(new Event('input'))",
+                          slider, step)
+    settled(driver)
+
+
+def vp_by_seat(driver: Any) -> list[int]:
+    rows = driver.find_elements(By.CSS_SELECTOR, "#players-table tr[data-seat]")
+    by_seat = sorted(rows, key=lambda row: int(row.get_attribute("data-seat")))
+    return [int(row.find_elements(By.TAG_NAME, "td")[5].text) for row in by_seat]
+
+
 def test_a_real_game_is_replayed_to_its_final_scores_with_the_slider(browser: Any, server: str) -> None:
     if not TRACE.is_file():
         pytest.skip(f"the real games are not beside the repository ({TRACE})")
     expected = json.loads(TRACE.read_text(encoding="utf-8"))["scores"]["finalVP"]
-    open_page(browser, server)
-    browser.find_element(By.ID, "tab-replay").click()
-    browser.execute_script("document.getElementById('trace-select').value = arguments[0]", str(TRACE))
-    browser.find_element(By.ID, "replay-trace").click()
-    settled(browser)
-    assert page_error(browser) == ""
-    slider = browser.find_element(By.ID, "slider")
-    last = int(slider.get_attribute("max"))
+    slider, last = replay_trace(browser, server, TRACE)
     assert last == 78  # the trace's 78 actions after the start
     # move the slider step by step through the first steps, then to the end, as a person drags it
     for step in (1, 2, 3, 40, last):
-        browser.execute_script("const s = arguments[0]; s.value = arguments[1]; "
-                               "s.dispatchEvent(new Event('input'))", slider, step)
-        settled(browser)
+        slide_to(browser, slider, step)
         assert browser.find_element(By.ID, "step-count").text == f"step {step} of {last}"
         assert browser.find_elements(By.CSS_SELECTOR, "#log li"), "each step shows its log"
-    rows = browser.find_elements(By.CSS_SELECTOR, "#players-table tr[data-seat]")
-    by_seat = sorted(rows, key=lambda row: int(row.get_attribute("data-seat")))
-    vp = [int(row.find_elements(By.TAG_NAME, "td")[5].text) for row in by_seat]
-    assert vp == expected == [215, 180]
+    assert vp_by_seat(browser) == expected == [215, 180]
     assert browser.find_element(By.ID, "expected").get_attribute("data-same") == "1"
     assert browser.find_element(By.ID, "over").is_displayed()
     browser.find_element(By.ID, "prev").click()
@@ -195,24 +212,9 @@ def test_every_real_game_is_replayed_to_its_recorded_scores(browser: Any, server
     if not trace.is_file():
         pytest.skip(f"the real games are not beside the repository ({trace})")
     expected = json.loads(trace.read_text(encoding="utf-8"))["scores"]["finalVP"]
-    open_page(browser, server)
-    browser.find_element(By.ID, "tab-replay").click()
-    browser.execute_script("document.getElementById('trace-select').value = arguments[0]", str(trace))
-    links = browser.find_element(By.ID, "links")
-    links.clear()
-    if REAL_GAMES[name] is not None:
-        links.send_keys(str(REAL_GAMES[name]))
-    browser.find_element(By.ID, "replay-trace").click()
-    settled(browser)
-    assert page_error(browser) == ""
-    slider = browser.find_element(By.ID, "slider")
-    last = int(slider.get_attribute("max"))
-    browser.execute_script("const s = arguments[0]; s.value = arguments[1]; s.dispatchEvent(new Event('input'))",
-                           slider, last)
-    settled(browser)
-    rows = browser.find_elements(By.CSS_SELECTOR, "#players-table tr[data-seat]")
-    by_seat = sorted(rows, key=lambda row: int(row.get_attribute("data-seat")))
-    assert [int(row.find_elements(By.TAG_NAME, "td")[5].text) for row in by_seat] == expected
+    slider, last = replay_trace(browser, server, trace, REAL_GAMES[name])
+    slide_to(browser, slider, last)
+    assert vp_by_seat(browser) == expected
     assert browser.find_element(By.ID, "over").is_displayed()
 
 
