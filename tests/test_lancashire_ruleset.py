@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
 
 from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
+from interpreter.ruleset.model import Ruleset
 from interpreter.tools.cli import main
 
 from position import card_id, deck, era, hand, last_cards, link, pass_round, refused, set_player, tile, turn
@@ -27,7 +28,7 @@ DM_TILES = {2: [1, 2, 2, 2, 3, 3, 3, 4],         # L-SETUP-02, L-SETUP-05 (compo
 ROUNDS = {2: 10, 3: 9, 4: 8}                      # L-SETUP-11
 
 
-def lancashire() -> object:
+def lancashire() -> Ruleset:
     return load_ruleset("lancashire")
 
 
