@@ -19,7 +19,7 @@ from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.cli import main
 
-from position import card_id, deck, era, hand, last_cards, link, pass_round, refused, set_player, tile, turn
+from position import card_id, deck, era, hand, last_cards, link, market, pass_round, refused, set_player, tile, turn
 
 DECK = {2: 40, 3: 54, 4: 64}                      # L-SETUP-02 (components.md §5, O-2)
 DM_TILES = {2: [1, 2, 2, 2, 3, 3, 3, 4],         # L-SETUP-02, L-SETUP-05 (components.md §3.2, O-3)
@@ -150,6 +150,39 @@ def test_a_draw_reaching_x_fails_the_sale_and_ends_the_sell() -> None:
     assert "L-DM-01" in refused(g, {"action": "sell", "card": card_id(g, 1, "wigan"),
                                     "sales": [{"tile": "lancaster/1", "via": "distant_market",
                                                "port": "lancaster/1"}]})
+
+
+def test_a_port_of_any_owner_is_a_market_trade_icon() -> None:
+    """L-TRADE-01, L-TRADE-03, L-COAL-03: an Iron Works I at Preston needs 1 coal; with no mine
+    and no trade icon it is refused; beside player 2's Port the coal comes from the market (£1, the
+    cheapest cube): £5 + £1. A Coal Mine I at Wigan, connected to that Port by a canal, sells its
+    2 cubes to a market holding 5 (the £2 and a £1 space: +£3) and flips (+4 spaces, L-MKT-01)."""
+    def position(port: bool) -> Game:
+        g = Game.new(lancashire(), 2, 1)
+        turn(g, 1, order=[1, 2], round=2)
+        hand(g, 1, ["preston", "wigan", "bolton"])
+        if port:
+            tile(g, 2, "preston/2", "port", 1)
+        return g
+
+    def iron_works(g: Game) -> dict:
+        return {"action": "build", "card": card_id(g, 1, "preston"), "industry": "iron_works",
+                "location": "preston", "slot": "preston/1"}
+
+    alone = position(port=False)
+    assert refused(alone, iron_works(alone)) == ["L-COAL-01"]
+    g = position(port=True)
+    g.apply(iron_works(g))
+    assert g.table.player(1).money == 24 and g.state.markets == {"coal": 7, "iron": 8}
+    assert g.state.tiles["preston/1"].cubes == 4                         # the iron market is full
+    mine = position(port=True)
+    market(mine, coal=5)
+    link(mine, 2, "K33")
+    mine.apply({"action": "build", "card": card_id(mine, 1, "wigan"), "industry": "coal_mine",
+                "location": "wigan", "slot": "wigan/0"})
+    p = mine.table.player(1)
+    assert (p.money, p.income_position, mine.state.markets["coal"]) == (28, 14, 7)
+    assert mine.state.tiles["wigan/0"].flipped and mine.state.tiles["wigan/0"].cubes == 0
 
 
 def test_loans_of_10_20_30_pounds() -> None:
