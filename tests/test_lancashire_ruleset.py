@@ -18,7 +18,7 @@ from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.tools.cli import main
 
-from position import card_id, deck, era, hand, refused, tile, turn
+from position import card_id, deck, era, hand, last_cards, link, pass_round, refused, set_player, tile, turn
 
 DECK = {2: 40, 3: 54, 4: 64}                      # L-SETUP-02 (components.md §5, O-2)
 DM_TILES = {2: [1, 2, 2, 2, 3, 3, 3, 4],         # L-SETUP-02, L-SETUP-05 (components.md §3.2, O-3)
@@ -216,6 +216,46 @@ def test_locked_shipyards_are_developed_never_built() -> None:
              "tiles": [{"industry": "shipyard"}, {"industry": "shipyard"}]})
     assert g.table.player(1).money == 28 and g.state.markets["iron"] == 6
     assert g.table.lowest_tile(g.table.player(1), "shipyard").level == 1
+
+
+def test_the_end_of_the_canal_era() -> None:
+    """L-ERA-02 … L-ERA-08, 2 players: player 1's canal Preston-Wigan scores 1 VP per flipped tile
+    at its ends (their own Cotton Mill I and player 2's Port II at Preston: 2; the unflipped Coal
+    Mine at Wigan: 0), then the flipped tiles score (Mill I 5, Port II 4). Level-I tiles leave the
+    board, level II stays with its cubes; the Distant Market marker goes back to space 1 with every
+    tile face down; the Rail deck is all 40 cards (the Deck tile's too) less the new hands."""
+    g = Game.new(lancashire(), 2, 1)
+    turn(g, 1, order=[1, 2], round=10)
+    last_cards(g, {1: ["bolton"], 2: ["wigan"]})
+    tile(g, 1, "preston/0", "cotton_mill", 1, flipped=True)
+    tile(g, 2, "preston/2", "port", 2, flipped=True)
+    tile(g, 2, "wigan/0", "coal_mine", 2, cubes=1)
+    link(g, 1, "K33")
+    with g.table.editing():
+        g.state.tracks["distant_market"] = 6
+        g.state.drawn["dm_tiles"].append(g.state.stacks["dm_tiles"].pop())
+    pass_round(g)
+    s = g.state
+    assert (g.ruleset.eras[s.era_index].id, s.round) == ("rail", 1)
+    assert [p.vp for p in s.players] == [7, 4] and s.links == {}
+    assert sorted((slot, t.spec.level, t.flipped, t.cubes) for slot, t in s.tiles.items()) == [
+        ("preston/2", 2, True, 0), ("wigan/0", 2, False, 1)]
+    assert s.tracks["distant_market"] == 1 and len(s.stacks["dm_tiles"]) == 8 and s.drawn == {"dm_tiles": []}
+    assert len(s.deck) == 40 - 16 and [len(p.hand) for p in s.players] == [8, 8]
+
+
+def test_the_end_of_the_game_scores_1_vp_per_10_pounds() -> None:
+    """L-END-01, L-INC-03: no income after the last Rail round; then £57 scores 5 VP and £30
+    scores 3; VP decide (L-END-02)."""
+    g = Game.new(lancashire(), 2, 1)
+    era(g, "rail", round=10)
+    turn(g, 1, order=[1, 2])
+    last_cards(g, {1: ["bolton"], 2: ["wigan"]})
+    set_player(g, 1, money=57, income=20)
+    pass_round(g)
+    assert g.is_over
+    assert [(p.vp, p.money) for p in g.state.players] == [(5, 57), (3, 30)]
+    assert [row["seat"] for row in g.standings()] == [1, 2]
 
 
 # -- whole games ---------------------------------------------------------------------------------
