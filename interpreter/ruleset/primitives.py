@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from brass_dsl import BOOL, INT, STR, DslError, Env, ListType, Param, RecordType, Registry
 from interpreter.ruleset.effects import EFFECTS
 from interpreter.ruleset.model import NetworkOption, Slot, TileSpec
-from interpreter.ruleset.words import FLIPS, LINK_KINDS, LOCATION_KINDS, WILD_KINDS
+from interpreter.ruleset.words import FLIPS, LOCATION_KINDS, WILD_KINDS
 
 # The variable holding the id of the action being decided, for the primitives whose meaning
 # depends on it (a resource's `sources_in`). No expression can name it: '@' is not in names.
@@ -201,8 +201,9 @@ class BrassVocabulary:
         f(self.link, "ends", ListType(self.location),
           "Locations the line touches (2, or 3 for Kidderminster–Worcester).", _by_id(rs.links, "ends"),
           max_length=self.sizes.link_ends)
-        f(self.link, "canal", BOOL, "The line takes a canal.", _by_id(rs.links, "canal"))
-        f(self.link, "rail", BOOL, "The line takes a rail.", _by_id(rs.links, "rail"))
+        for kind in rs.link_kinds.values():  # one field per declared link kind: `link.canal`
+            f(self.link, kind.id, BOOL, f"The line takes a {kind.name.lower()} link.",
+              {kid: link.takes(kind.id) for kid, link in rs.links.items()}.__getitem__)
 
         f(self.industry, "name", STR, "Printed name.", _by_id(rs.industries, "name"))
         f(self.industry, "flips", STR, "'sold', 'emptied' or 'built'.", _by_id(rs.industries, "flips"),
@@ -212,7 +213,8 @@ class BrassVocabulary:
 
         f(self.resource, "name", STR, "Printed name.", _by_id(rs.resources, "name"))
         f(self.era, "name", STR, "Printed name.", _era_field(rs, "name"))
-        f(self.era, "link_kind", STR, "'canal' or 'rail'.", _era_field(rs, "link_kind"), words=lambda: LINK_KINDS)
+        f(self.era, "link_kind", STR, "The kind of link placed in the era (`link_kinds:`).",
+          _era_field(rs, "link_kind"), words=lambda: list(rs.link_kinds))
         f(self.era, "actions_per_turn", INT, "Actions in a turn.", _era_field(rs, "actions_per_turn"))
         f(self.era, "first_round_actions", INT, "Actions per turn in the era's first round.",
           _era_field(rs, "first_round_actions"))
@@ -224,9 +226,12 @@ class BrassVocabulary:
           attrgetter("industries"), max_length=self.sizes.slot_icons)
         f(self.slot, "index", INT, "Position of the slot in its location, from 0.", attrgetter("index"))
 
-        for name, doc in (("level", "Level (1 = I)."), ("cost", "Build cost (£)."), ("coal", "Coal to build."),
-                          ("iron", "Iron to build."), ("beer", "Beer to sell."), ("vp", "VP when flipped."),
-                          ("link_icons", "Link icons when flipped."), ("income", "Income spaces on flipping.")):
+        for name, doc in (("level", "Level (1 = I)."), ("cost", "Build cost (£).")):
+            f(self.mat_tile, name, INT, doc, _attr(name))
+        for rid, resource in self._need_fields(self.mat_tile):  # one field per resource: `mat_tile.coal`
+            f(self.mat_tile, rid, INT, f"{resource.name} it needs.", _need(rid))
+        for name, doc in (("vp", "VP when flipped."), ("link_icons", "Link icons when flipped."),
+                          ("income", "Income spaces on flipping.")):
             f(self.mat_tile, name, INT, doc, _attr(name))
         f(self.mat_tile, "industry", self.industry, "Industry.", attrgetter("industry"))
         f(self.mat_tile, "copies", INT, "Tiles of this level on each player mat.", attrgetter("count"))
@@ -236,10 +241,12 @@ class BrassVocabulary:
         f(self.tile, "owner", self.player, "Owner.", attrgetter("owner"))
         f(self.tile, "industry", self.industry, "Industry.", attrgetter("spec.industry"))
         f(self.tile, "spec", self.mat_tile, "Printed stats of the tile.", attrgetter("spec"))
-        for name in ("level", "cost", "vp", "link_icons", "income", "beer"):
+        for name in ("level", "cost", "vp", "link_icons", "income"):
             f(self.tile, name, INT, f"Printed {name.replace('_', ' ')}.", _spec_attr(name))
+        for rid, resource in self._need_fields(self.tile):  # `tile.beer`: its spec's need
+            f(self.tile, rid, INT, f"Printed {resource.name.lower()} needed.", _spec_need(rid))
         f(self.tile, "flipped", BOOL, "The tile has flipped.", attrgetter("flipped"))
-        f(self.tile, "cubes", INT, "Coal, iron or beer left on the tile.", attrgetter("cubes"))
+        f(self.tile, "cubes", INT, "Cubes (or barrels) of its resource left on the tile.", attrgetter("cubes"))
         f(self.tile, "slot", self.slot, "Slot it stands on.", attrgetter("slot"))
         f(self.tile, "location", self.location, "Location it stands in.", attrgetter("slot.location"))
 
@@ -256,8 +263,10 @@ class BrassVocabulary:
           attrgetter("buys"))
         f(self.merchant_tile, "has_beer", BOOL, "A barrel lies beside the tile.", attrgetter("has_beer"))
 
-        for name in ("links", "money", "coal", "beer"):
+        for name in ("links", "money"):
             f(self.network_option, name, INT, f"{name.capitalize()} for the whole action.", _attr(name))
+        for rid, resource in self._need_fields(self.network_option):
+            f(self.network_option, rid, INT, f"{resource.name} for the whole action.", _need(rid))
 
         f(self.loan_terms, "amount", INT, "Money a Loan gives.", lambda _: rs.economy.loan_amount)
         f(self.loan_terms, "income_levels", INT, "Income levels a Loan costs.", lambda _: rs.economy.loan_income_levels)
@@ -288,6 +297,11 @@ class BrassVocabulary:
         f(self.market, "empty_price", INT, "Price of a cube when the market is empty.",
           _by_id(rs.markets, "empty_price"))
         f(self.market, "spaces", INT, "Spaces of the market.", _by_id(rs.markets, "capacity"))
+
+    def _need_fields(self, record: RecordType) -> list[tuple[str, Any]]:
+        """The resources read as fields of `record` (`tile.beer`): every declared resource whose id
+        is not already a field of it (`needs(spec, resource)` reads any of them)."""
+        return [(rid, r) for rid, r in self.rs.resources.items() if rid not in record.fields]
 
     @staticmethod
     def _field(record: RecordType, name: str, type_: Any, doc: str, get: Callable[[Any], Any], *,
@@ -390,9 +404,13 @@ class BrassVocabulary:
         fn("tile_spec", (Param("industry", self.industry), Param("level", INT)), self.mat_tile,
            "The printed stats of an industry's tile of a level.", "tile_spec(\"manufacturer\", 4).cost == 8",
            lambda env, industry, level: _tile_spec(rs, industry, level))
+        fn("needs", (Param("tile", self.mat_tile), Param("resource", self.resource)), INT,
+           "What a tile needs of a resource (0 if none); `tile.coal` reads the same for a resource whose id "
+           "is not a field of its own.", "needs(tile_spec(\"manufacturer\", 1), \"coal\") == 1",
+           lambda env, tile, r: tile.needs.get(r, 0))
         self._define_data_functions()
         fn("network_step", (Param("n", INT),), self.network_option,
-           "What the n-th link of one Network action adds in the current era (money, coal, beer), "
+           "What the n-th link of one Network action adds in the current era (money, resources), "
            "from the era's totals for n and n − 1 links.",
            "network_step(2).money == 10", lambda env, n: _network_step(rs.era(game(env).era), n))
 
@@ -508,6 +526,15 @@ def _spec_attr(name: str) -> Callable[[Any], Any]:
     return attrgetter(f"spec.{name}")
 
 
+def _need(resource: str) -> Callable[[Any], int]:
+    """What a mat tile or a Network option needs of one resource (0 if none)."""
+    return lambda item: item.needs.get(resource, 0)
+
+
+def _spec_need(resource: str) -> Callable[[Any], int]:
+    return lambda tile: tile.spec.needs.get(resource, 0)
+
+
 def _era_field(rs: Any, name: str) -> Callable[[str], Any]:
     """A field of an era, read by id; remembered on first use (the eras are compiled after the
     vocabulary is built, so the table cannot be made up front)."""
@@ -586,9 +613,10 @@ def _network_step(era: Any, n: int) -> NetworkOption:
     totals = {o.links: o for o in era.network}
     if n not in totals:
         raise ValueError(f"the {era.name} allows no Network action with {n} links")
-    before = totals.get(n - 1, NetworkOption(n - 1, 0, 0, 0))
+    before = totals.get(n - 1, NetworkOption(n - 1, 0, {}))
     now = totals[n]
-    return NetworkOption(1, now.money - before.money, now.coal - before.coal, now.beer - before.beer)
+    return NetworkOption(1, now.money - before.money,
+                         {rid: amount - before.needs.get(rid, 0) for rid, amount in now.needs.items()})
 
 
 def build_registry(ruleset: Any) -> Registry:
