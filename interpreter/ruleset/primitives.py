@@ -20,7 +20,6 @@ reports that it needs a game instead of guessing.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 from functools import partial
 from operator import attrgetter
 from typing import Any, Protocol
@@ -28,6 +27,7 @@ from typing import Any, Protocol
 from brass_dsl import BOOL, INT, STR, DslError, Env, ListType, Param, RecordType, Registry
 from interpreter.ruleset.effects import EFFECTS
 from interpreter.ruleset.model import NetworkOption, Slot, TileSpec
+from interpreter.ruleset.sizes import Sizes
 from interpreter.ruleset.words import FLIPS, LOCATION_KINDS, WILD_KINDS
 
 # The variable holding the id of the action being decided, for the primitives whose meaning
@@ -92,46 +92,6 @@ def game(env: Env) -> GameQueries:
 
 def _ids(table: Any) -> Callable[[], list[str]]:
     return lambda: list(table)
-
-
-@dataclass(frozen=True)
-class Sizes:
-    """How long the lists of a ruleset's games can be, from the validated ruleset. Eras and
-    merchants are read from the data: the registry is built before they are compiled."""
-
-    players: int
-    slots: int
-    slots_per_location: int
-    slot_icons: int
-    link_ends: int
-    links_per_location: int
-    eras: int
-    network_options: int
-    mat_tiles: int
-    cards: int
-    merchant_spaces: int
-    stack_tiles: int
-
-    @classmethod
-    def of(cls, rs: Any) -> Sizes:
-        locations, links, data = rs.locations.values(), rs.links.values(), rs.data
-        eras = data.get("eras", [])
-        spaces = [m["spaces"] for m in data.get("merchants", {}).values()]
-        return cls(
-            players=max(rs.players, default=0),
-            slots=sum(len(loc.slots) for loc in locations),
-            slots_per_location=max((len(loc.slots) for loc in locations), default=0),
-            slot_icons=max((len(slot.industries) for loc in locations for slot in loc.slots), default=0),
-            link_ends=max((len(link.ends) for link in links), default=0),
-            links_per_location=max((sum(lid in link.ends for link in links) for lid in rs.locations), default=0),
-            eras=len(eras),
-            network_options=max((len(era["network"]) for era in eras), default=0),
-            mat_tiles=sum(len(specs) for specs in rs.tiles.values()),
-            cards=max((rs.deck_size(p) for p in rs.players), default=0)
-            + sum(wild.count for wild in rs.wild_cards.values()),
-            merchant_spaces=max((sum(table.get(p, 0) for table in spaces) for p in rs.players), default=0),
-            stack_tiles=max((len(s.pile(p)) for s in rs.stacks.values() for p in rs.players), default=0),
-        )
 
 
 class BrassVocabulary:
