@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from brass_dsl import BOOL, INT, STR, DslError, Env, ListType, Param, RecordType, Registry
 from interpreter.ruleset.effects import EFFECTS
+from interpreter.ruleset.examples import Examples
 from interpreter.ruleset.model import NetworkOption, Slot, TileSpec
 from interpreter.ruleset.sizes import Sizes
 from interpreter.ruleset.words import FLIPS, LOCATION_KINDS, WILD_KINDS
@@ -90,6 +91,10 @@ def game(env: Env) -> GameQueries:
     return context
 
 
+def _first(table: Any) -> str:
+    return str(next(iter(table), "x"))
+
+
 def _ids(table: Any) -> Callable[[], list[str]]:
     return lambda: list(table)
 
@@ -100,6 +105,7 @@ class BrassVocabulary:
     def __init__(self, ruleset: Any) -> None:
         self.rs = ruleset
         self.sizes = Sizes.of(ruleset)
+        self.ex = Examples(ruleset)
         self.registry = Registry()
         self._define_types()
         self._define_fields()
@@ -117,7 +123,8 @@ class BrassVocabulary:
                                        ids=_ids(rs.locations)))
         self.link = add(RecordType("link", "A link line of the board, by id (L01…).", ids=_ids(rs.links)))
         self.industry = add(RecordType("industry", "An industry, by id.", ids=_ids(rs.industries)))
-        self.resource = add(RecordType("resource", "A resource (coal, iron, beer), by id.", ids=_ids(rs.resources)))
+        self.resource = add(RecordType("resource", f"A resource ({', '.join(rs.resources)}), by id.",
+                                       ids=_ids(rs.resources)))
         self.era = add(RecordType("era", "An era, by id.", ids=lambda: [e.id for e in rs.eras]))
         self.slot = add(RecordType("slot", "An industry slot of a location, with the icons it shows."))
         self.mat_tile = add(RecordType("mat_tile",
@@ -130,8 +137,8 @@ class BrassVocabulary:
         self.income_terms = add(RecordType("income_terms", "Facts of the income track."))
         self.setup_terms = add(RecordType("setup_terms", "What each player starts with (`setup`)."))
         self.shortfall_terms = add(RecordType("shortfall_terms", "What unpaid income costs (`economy.shortfall`)."))
-        self.market = add(RecordType("market_terms", "The terms of a market of cubes (coal, iron), by id: "
-                                     "`market_terms(\"coal\")`.",
+        self.market = add(RecordType("market_terms", f"The terms of a market of cubes ({self.ex.markets}), by id: "
+                                     f"`market_terms(\"{self.ex.market}\")`.",
                                      ids=_ids(rs.markets)))
         self.track = add(RecordType("track", "A track the ruleset defines (`tracks:`), by id.", ids=_ids(rs.tracks)))
         self.stack = add(RecordType("stack", "A stack of face-down tiles the ruleset defines (`stacks:`), by id.",
@@ -159,7 +166,7 @@ class BrassVocabulary:
           _by_id(rs.locations, "link_icons"))
 
         f(self.link, "ends", ListType(self.location),
-          "Locations the line touches (2, or 3 for Kidderminster–Worcester).", _by_id(rs.links, "ends"),
+          "Locations the line touches (2, or more for a line with a branch).", _by_id(rs.links, "ends"),
           max_length=self.sizes.link_ends)
         for kind in rs.link_kinds.values():  # one field per declared link kind: `link.canal`
             f(self.link, kind.id, BOOL, f"The line takes a {kind.name.lower()} link.",
@@ -289,8 +296,8 @@ class BrassVocabulary:
         rs, name = self.rs, self.registry.add_name
         name("locations", ListType(self.location), "Every location of the board.",
              "count(l in locations where l.kind == \"town\")", lambda env: list(rs.locations))
-        name("links", ListType(self.link), "Every link line of the board.", "count(k in links where k.canal)",
-             lambda env: list(rs.links))
+        name("links", ListType(self.link), "Every link line of the board.",
+             f"count(k in links where k.{_first(rs.link_kinds)})", lambda env: list(rs.links))
         name("industries", ListType(self.industry), "Every industry.", "industries", lambda env: list(rs.industries))
         name("slots", ListType(self.slot), "Every industry slot of the board.", "count(s in slots)",
              lambda env: list(rs.slots))
@@ -301,7 +308,7 @@ class BrassVocabulary:
         name("me", self.player, "The player taking the action.", "me.money >= 5", _me)
         name("players", ListType(self.player), "Every player, in seat order.", "count(p in players)",
              lambda env: list(game(env).players))
-        name("era", self.era, "The current era.", "era == \"canal\"", lambda env: game(env).era)
+        name("era", self.era, "The current era.", f"era == \"{self.ex.era}\"", lambda env: game(env).era)
         name("round", INT, "The round of the current era, from 1.", "round == 1", lambda env: game(env).round)
         name("board_tiles", ListType(self.tile), "Every industry tile on the board.",
              "count(t in board_tiles where t.flipped)", lambda env: game(env).board_tiles())
@@ -346,7 +353,7 @@ class BrassVocabulary:
              "buy them).", "count(i in sold_industries) == 3",
              lambda env: [i for i, industry in rs.industries.items() if industry.flips == "sold"])
         name("emptied_industries", ListType(self.industry), "The industries whose tiles flip when emptied "
-             "(producers).", "\"coal\" in emptied_industries",
+             "(producers).", f"\"{self.ex.emptied}\" in emptied_industries",
              lambda env: [i for i, industry in rs.industries.items() if industry.flips == "emptied"])
         name("merchant_locations", ListType(self.location), "Every merchant location of the board.",
              "count(l in merchant_locations) == 5",
@@ -362,11 +369,11 @@ class BrassVocabulary:
            "Highest track position of an income level (where a Loan leaves the marker).", "top_position(-3) == 7",
            lambda env, level: _top_position(rs, level))
         fn("tile_spec", (Param("industry", self.industry), Param("level", INT)), self.mat_tile,
-           "The printed stats of an industry's tile of a level.", "tile_spec(\"manufacturer\", 4).cost == 8",
+           "The printed stats of an industry's tile of a level.", self.ex.tile_cost(),
            lambda env, industry, level: _tile_spec(rs, industry, level))
         fn("needs", (Param("tile", self.mat_tile), Param("resource", self.resource)), INT,
-           "What a tile needs of a resource (0 if none); `tile.coal` reads the same for a resource whose id "
-           "is not a field of its own.", "needs(tile_spec(\"manufacturer\", 1), \"coal\") == 1",
+           "What a tile needs of a resource (0 if none); `tile.RESOURCE` reads the same for a resource whose id "
+           "is not a field of its own.", self.ex.tile_need(),
            lambda env, tile, r: tile.needs.get(r, 0))
         self._define_data_functions()
         fn("network_step", (Param("n", INT),), self.network_option,
@@ -388,13 +395,13 @@ class BrassVocabulary:
                                         for p in rs.players}, n, rs))
         fn("network_row", (Param("era", self.era), Param("links", INT)), self.network_option,
            "What one Network action placing this many links costs in an era, in total.",
-           "network_row(\"rail\", 2).money == 15", lambda env, era, n: _network_row(rs.era(era), n))
+           self.ex.network_row(), lambda env, era, n: _network_row(rs.era(era), n))
         fn("output", (Param("tile", self.mat_tile), Param("era", self.era)), INT,
-           "Cubes or barrels a tile receives when built in an era.", "output(tile_spec(\"brewery\", 1), \"rail\") == 2",
+           "Cubes or barrels a tile receives when built in an era.", self.ex.output(),
            lambda env, tile, era: tile.output.get(era, 0))
         fn("bonus", (Param("merchant", self.location), Param("effect", STR)), INT,
            "The amount of a merchant's beer bonus step (`gain_vp: 4` gives 4); an error if its bonus has no "
-           "such step.", "bonus(\"oxford\", \"advance_income\") == 2",
+           "such step.", self.ex.bonus(),
            lambda env, merchant, effect: _bonus(rs, merchant, effect))
 
     # -- functions about the game in progress -----------------------------------
@@ -430,18 +437,18 @@ class BrassVocabulary:
            lambda env, s: game(env).slot_free(s))
         fn("tile_in", (Param("slot", self.slot),), self.tile, "The tile standing on a slot; an error if it is free.",
            "tile_in(slot).owner == me", lambda env, s: game(env).tile_in(s))
-        fn("cubes_available", (resource,), INT,
-           "Cubes of a resource on board tiles and in its market (R-OVER-03).", "cubes_available(\"coal\") == 0",
-           lambda env, r: game(env).cubes_available(r))
+        r = self.ex.resource
+        fn("cubes_available", (resource,), INT, "Cubes of a resource on board tiles and in its market (R-OVER-03).",
+           f"cubes_available(\"{r}\") == 0", lambda env, r: game(env).cubes_available(r))
         fn("can_source", (p, resource, amount, places), BOOL,
            "The amount of a resource can be obtained for something at the given locations, following the "
-           "resource's sourcing rules (coal: nearest connected mine, else the market through a merchant; "
-           "iron: any works, else the market; beer: own, connected opponent's, merchant barrel).",
-           "can_source(me, \"coal\", 1, [location])",
+           "resource's `sources` in order (resources.yaml: producers near or far, own or an opponent's, a "
+           "merchant's barrel, the market through a connection).",
+           f"can_source(me, \"{r}\", 1, [location])",
            lambda env, q, r, n, at: game(env).can_source(q, r, n, at, env.vars.get(ACTION_VAR)))
         fn("source_cost", (p, resource, amount, places), INT,
            "Money needed to buy the part of the amount that must come from the market (0 if free sources suffice).",
-           "me.money >= tile.cost + source_cost(me, \"coal\", tile.coal, [location])",
+           f"me.money >= tile.cost + source_cost(me, \"{r}\", tile.{r}, [location])",
            lambda env, q, r, n, at: game(env).source_cost(q, r, n, at, env.vars.get(ACTION_VAR)))
         fn("link_free", (Param("link", self.link),), BOOL, "No link tile lies on the line.", "link_free(link)",
            lambda env, k: game(env).link_free(k))
