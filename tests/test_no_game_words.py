@@ -34,6 +34,7 @@ FORMAT_WORDS = {
                 "interpreter/ruleset/effects.py", "interpreter/engine/effect_impls.py"},
     "loan": {"interpreter/ruleset/schema.py", "interpreter/ruleset/model.py", "interpreter/ruleset/primitives.py"},
     "network": {"interpreter/ruleset/schema.py", "interpreter/ruleset/primitives.py", "interpreter/ruleset/sizes.py",
+                "interpreter/ruleset/examples.py",
                 "interpreter/ruleset/crossref.py", "interpreter/ruleset/compile_rules.py"},
 }
 
