@@ -18,8 +18,9 @@ Every element a program may want to find or click carries an id and `data-` attr
 * an industry slot: `slot-<location>-<index>`; `data-slot` (the engine's slot id), `data-industries`;
 * a tile on a slot: `tile-<location>-<index>`; `data-owner` (the seat), `data-industry`, `data-level`,
   `data-flipped`, `data-cubes`;
-* a link line: `link-<link>`; `data-link`, `data-ends`, `data-canal`, `data-rail`, `data-this-era` (a link
-  of the current era's kind fits it), and once built `data-owner` and `data-built` (`canal` or `rail`);
+* a link line: `link-<link>`; `data-link`, `data-ends`, one `data-<kind>` per link kind of the ruleset
+  (Birmingham: `data-canal`, `data-rail`), `data-this-era` (a link of the current era's kind fits it),
+  and once built `data-owner` and `data-built` (the kind);
 * a merchant space: `merchant-<location>-<index>`; `data-space`, `data-tile`, `data-buys`, `data-beer`,
   `data-in-play` (false for a space not used at this player count);
 * a player's figures: `player-<seat>-money`, `-income` (its `data-space`: the track space), `-vp`,
