@@ -111,3 +111,17 @@ def test_a_declared_link_kind_colours_the_board(tmp_path: Path) -> None:
     plain = board_svg(Game.new(load_ruleset("birmingham"), players=2, seed=1))
     assert 'stroke="#4f8fc0"' in plain and 'stroke-dasharray="6 5"' in plain and "a canal or rail line" in plain
     assert 'data-canal="true"' in plain
+
+
+@pytest.mark.parametrize("text, line, message", [
+    (f"{SHIPYARD}{{{SHIP_TILE}, 1: 2}}\n", 5, "unknown key '1' (neither a field nor a resource); a resource is one "
+                                              "of: coal, iron, beer"),
+    ("links:\n  K01: {ends: [belper, derby], 2: true}\n", 2, "unknown key '2' (neither a field nor a link kind); "
+                                                             "a link kind is one of: canal, rail"),
+    (f"{SHIPYARD}{{{SHIP_TILE}, needs: [coal]}}\n", 5, "tiles.shipyard.0.needs must be a mapping, not a list"),
+    ("links:\n  K01: {ends: [belper, derby], kinds: rail}\n", 2, "links.K01.kinds must be a list, not string 'rail'"),
+])
+def test_odd_keys_are_refused_without_a_traceback(variant_errors: Callable[[str], list[tuple[int, str]]], text: str,
+                                                  line: int, message: str) -> None:
+    found = variant_errors(text)
+    assert (line, message) in found, found

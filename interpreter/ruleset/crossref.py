@@ -82,7 +82,7 @@ class CrossChecker:
             elif key not in known:
                 import difflib  # only for a message: not imported with the module
 
-                hint = difflib.get_close_matches(key, [*sorted(fields), *known], n=1)
+                hint = difflib.get_close_matches(str(key), [*sorted(fields), *known], n=1)
                 suffix = f"; did you mean '{hint[0]}'?" if hint else f"; a {what} is one of: {', '.join(known)}"
                 self.error(path + (key,), f"unknown key '{key}' (neither a field nor a {what}){suffix}", key=True)
 

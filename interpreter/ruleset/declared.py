@@ -33,9 +33,10 @@ def link_kind_ids(data: Mapping[str, Any]) -> list[str]:
     return kinds
 
 
-def sugar_keys(row: Mapping[str, Any], fields: frozenset[str]) -> list[str]:
-    """The keys of `row` that are none of its fixed fields (each should name a declared id)."""
-    return [str(key) for key in row if key not in fields]
+def sugar_keys(row: Mapping[Any, Any], fields: frozenset[str]) -> list[Any]:
+    """The keys of `row` that are none of its fixed fields (each should name a declared id; YAML
+    may make one a number or null, which the cross-reference check refuses)."""
+    return [key for key in row if key not in fields]
 
 
 def needs_of(row: Mapping[str, Any], fields: frozenset[str], resources: Iterable[str]) -> dict[str, int]:
