@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from brass_dsl import Env, compile_expression
+from brass_dsl import DslEvaluationError, Env, compile_expression
 from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.tools.board_svg import board_svg
@@ -54,6 +54,9 @@ def test_the_vocabulary_reads_needs_per_declared_resource() -> None:
     assert value('network_row("rail", 2).iron') == 0
     assert value('count(k in links where k.rail)') == 38
     assert value('count(k in links where k.canal and not k.rail)') == 1
+    assert value('takes("L02", "rail") and not takes("L02", "canal")') is True  # belper–leek, R-LINK-07
+    with pytest.raises(DslEvaluationError, match="'road' is not a link kind"):
+        value('takes("L02", "road")')
 
 
 def test_the_map_forms_equal_the_sugar(tmp_path: Path) -> None:

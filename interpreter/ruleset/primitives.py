@@ -371,6 +371,9 @@ class BrassVocabulary:
         fn("tile_spec", (Param("industry", self.industry), Param("level", INT)), self.mat_tile,
            "The printed stats of an industry's tile of a level.", self.ex.tile_cost(),
            lambda env, industry, level: _tile_spec(rs, industry, level))
+        fn("takes", (Param("link", self.link), Param("kind", STR)), BOOL,
+           "The line takes links of a kind (`link_kinds:`); an error for a kind the ruleset does not declare.",
+           "takes(link, era.link_kind)", lambda env, k, kind: _takes(rs, k, kind))
         fn("needs", (Param("tile", self.mat_tile), Param("resource", self.resource)), INT,
            "What a tile needs of a resource (0 if none); `tile.RESOURCE` reads the same for a resource whose id "
            "is not a field of its own.", self.ex.tile_need(),
@@ -491,6 +494,12 @@ def _attr(name: str) -> Callable[[Any], Any]:
 
 def _spec_attr(name: str) -> Callable[[Any], Any]:
     return attrgetter(f"spec.{name}")
+
+
+def _takes(rs: Any, link: str, kind: str) -> bool:
+    if kind not in rs.link_kinds:
+        raise ValueError(f"'{kind}' is not a link kind (link kinds: {', '.join(rs.link_kinds)})")
+    return bool(rs.links[link].takes(kind))
 
 
 def _need(resource: str) -> Callable[[Any], int]:
