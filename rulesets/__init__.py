@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 BUILTIN_DIR = Path(__file__).resolve().parent
+# The ruleset a command uses when none is named (`brass check`, a scenario without `ruleset:`); the
+# interpreter's Python names no game, so the name is written here, beside the rulesets.
+DEFAULT = "birmingham"
 
 
 def builtin_names() -> list[str]:

@@ -42,7 +42,7 @@ TRACKS_KEY, STACKS_KEY = "tracks", "stacks"  # accepted (and offered in messages
 PLAYER_KEYS = ("money", "income", "vp", "spent", "hand", "mat", "links_left")
 TILE_KEYS = ("slot", "location", "owner", "industry", "level", "flipped", "cubes")
 LINK_KEYS = ("link", "owner")
-MERCHANT_KEYS = ("tile", "beer")
+MERCHANT_KEYS = ("tile",)  # and the barrel: the key named after the resource merchants hold
 
 
 class GivenError(RulesetError):
@@ -516,10 +516,13 @@ class _Applier:
                                          f"{len(self.g.state.players)} players (in use: {', '.join(spaces)})", key=True)
                 if isinstance(data, str):
                     data = {"tile": data}
-                data = self.mapping(data, at, MERCHANT_KEYS, required=("tile",))
+                barrel = self.rs.barrel_resource  # `beer: false`: the space's barrel has been taken
+                keys = (*MERCHANT_KEYS, barrel) if barrel is not None else MERCHANT_KEYS
+                data = self.mapping(data, at, keys, required=("tile",))
                 face = self.one_of(data["tile"], at + ("tile",), list(self.rs.merchant_tiles), "merchant tile")
                 spec = self.rs.merchant_tiles[face]
-                beer = self.boolean(data["beer"], at + ("beer",)) if "beer" in data else bool(spec.buys)
-                space.tile, space.buys, space.has_beer = spec.id, spec.buys, beer
+                held = (self.boolean(data[barrel], at + (barrel,)) if barrel is not None and barrel in data
+                        else bool(spec.buys))
+                space.tile, space.buys, space.has_beer = spec.id, spec.buys, held
             except _Stop:
                 continue

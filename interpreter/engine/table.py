@@ -136,7 +136,7 @@ class Table:
 
     def network_of(self, player: Player) -> frozenset[str]:
         """Locations with the player's tiles or touching their links (R-CONN-01); cached until the state changes."""
-        key = ("network", player.seat)
+        key = ("player_places", player.seat)
         found = self.cache.get(key)
         if found is None:
             places = {t.slot.location for t in self.state.tiles.values() if t.owner is player}

@@ -16,6 +16,7 @@ from typing import Any
 
 from brass_dsl import BOOL, INT, STR, DslError, ListType, RecordType, Registry, ast, compile_expression
 from brass_dsl.source import ExpressionOrigin
+from interpreter.ruleset.declared import NETWORK_FIELDS, needs_of
 from interpreter.ruleset.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectSpec
 from interpreter.ruleset.errors import DiagnosticSink
 from interpreter.ruleset.model import (
@@ -308,7 +309,9 @@ class RulesetCompiler:
     def eras(self) -> tuple[Era, ...]:
         eras = []
         for n, e in enumerate(self.doc.data["eras"]):
-            network = tuple(NetworkOption(o["links"], o["money"], o["coal"], o["beer"]) for o in e["network"])
+            resources = self.doc.data["resources"]
+            network = tuple(NetworkOption(o["links"], o["money"], needs_of(o, NETWORK_FIELDS, resources))
+                            for o in e["network"])
             end = self.effects(("eras", n, "end"), ERA, self.outside_actions) if "end" in e else ()
             eras.append(Era(e["id"], e["name"], e["link_kind"], e["actions_per_turn"],
                             e.get("first_round_actions", e["actions_per_turn"]), network, end))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from interpreter.ruleset.declared import LINK_FIELDS, NETWORK_FIELDS, TILE_FIELDS, link_kind_ids, sugar_keys
 from interpreter.ruleset.errors import DiagnosticSink
 from interpreter.ruleset.schema import MAX_TOTAL
 from interpreter.ruleset.yaml_source import Document
@@ -29,14 +30,14 @@ PLAYER_COUNT_TABLES: tuple[tuple[str, ...], ...] = (
 # (it would only add noise about a section already reported), so the others still run.
 READS: dict[str, tuple[str, ...]] = {
     "check_locations": ("industries", "locations", "colour_groups"),
-    "check_links": ("locations", "links"),
+    "check_links": ("locations", "links", "link_kinds", "eras"),
     "check_industries": ("industries", "resources", "tiles"),
-    "check_tiles": ("industries", "eras", "tiles"),
+    "check_tiles": ("industries", "eras", "tiles", "resources"),
     "check_cards": ("locations", "industries", "cards"),
     "check_merchants": ("locations", "industries", "merchants", "merchant_tiles", "players"),
     "check_resources": ("resources", "markets", "actions"),
     "check_income": ("income_track",),
-    "check_eras": ("eras",),
+    "check_eras": ("eras", "link_kinds", "resources"),
     "check_tracks": ("tracks",),
     "check_player_count_tables": ("players", "cards", "merchants", "merchant_tiles", "setup", "stacks"),
     "check_rule_citations": ("rules",),
@@ -65,6 +66,25 @@ class CrossChecker:
     def error(self, path: Path, message: str, *, key: bool = False) -> None:
         self.failed.add((self.current, path))
         self.sink.error(self.doc.pos(path, key=key), message)
+
+    def check_declared(self, row: Mapping[str, Any], fields: frozenset[str], known: list[str], what: str,
+                       path: Path) -> None:
+        """The keys of a record that are not its fields must name a declared `what` (declared.py),
+        and so must the entries of its list of them (`needs:` or `kinds:`); an id written both ways
+        (`coal: 1` and `needs: {coal: 1}`) is refused."""
+        list_key = "needs" if "needs" in fields else "kinds"
+        listed = row.get(list_key) or ()
+        for i, key in enumerate(listed):
+            self.expect_in(key, known, what, path + (list_key, key if isinstance(listed, Mapping) else i))
+        for key in sugar_keys(row, fields):
+            if key in listed:
+                self.error(path + (key,), f"'{key}' is written twice: as a key and in {list_key}", key=True)
+            elif key not in known:
+                import difflib  # only for a message: not imported with the module
+
+                hint = difflib.get_close_matches(str(key), [*sorted(fields), *known], n=1)
+                suffix = f"; did you mean '{hint[0]}'?" if hint else f"; a {what} is one of: {', '.join(known)}"
+                self.error(path + (key,), f"unknown key '{key}' (neither a field nor a {what}){suffix}", key=True)
 
     def expect_in(self, value: Any, known: Iterable[str], what: str, path: Path) -> bool:
         """Report `value` unless it is one of `known`; suggest the closest name."""
@@ -126,14 +146,16 @@ class CrossChecker:
 
     def check_links(self) -> None:
         locations = self.data["locations"]
+        kinds = link_kind_ids(self.data)
         for kid, link in self.data["links"].items():
             ends = link["ends"]
             for i, end in enumerate(ends):
                 self.expect_in(end, locations, "location", ("links", kid, "ends", i))
             if len(set(ends)) != len(ends):
                 self.error(("links", kid, "ends"), f"link {kid} names the same location twice")
-            if not (link["canal"] or link["rail"]):
-                self.error(("links", kid), f"link {kid} allows neither a canal nor a rail")
+            self.check_declared(link, LINK_FIELDS, kinds, "link kind", ("links", kid))
+            if not any(link.get(kind) is True or kind in link.get("kinds", ()) for kind in kinds):
+                self.error(("links", kid), f"link {kid} takes no kind of link ({', '.join(kinds)})")
 
     def check_industries(self) -> None:
         for iid, industry in self.data["industries"].items():
@@ -148,6 +170,8 @@ class CrossChecker:
     def check_tiles(self) -> None:
         industries = self.data["industries"]
         era_ids = [e["id"] for e in self.data["eras"]]
+        resources = self.data["resources"]
+        sold_only = [rid for rid, r in resources.items() if r.get("sold_tiles_only")]
         for iid, specs in self.data["tiles"].items():
             if not self.expect_in(iid, industries, "industry", ("tiles", iid)):
                 continue
@@ -162,8 +186,11 @@ class CrossChecker:
                     self.error(here + ("output",), f"'{iid}' tiles are sold, so they have no output")
                 if flips == "built" and "output" in tile:  # flipped at once: nothing could take its cubes
                     self.error(here + ("output",), f"'{iid}' tiles flip when built, so they have no output")
-                if not sold and "beer" in tile:
-                    self.error(here + ("beer",), f"'{iid}' tiles are not sold, so they need no beer")
+                self.check_declared(tile, TILE_FIELDS, list(resources), "resource", here)
+                for rid in sold_only if not sold else ():
+                    if rid in tile or rid in tile.get("needs", {}):
+                        self.error(here + ((rid,) if rid in tile else ("needs", rid)),
+                                   f"'{iid}' tiles are not sold, so they need no {resources[rid]['name'].lower()}")
                 if flips == "emptied" and "output" not in tile:
                     self.error(here, f"'{iid}' level {tile['level']} must give its output")
                 for i, era in enumerate(tile["eras"]):
@@ -256,7 +283,11 @@ class CrossChecker:
 
     def check_eras(self) -> None:
         seen: dict[str, int] = {}
+        kinds, resources = link_kind_ids(self.data), list(self.data["resources"])
         for n, era in enumerate(self.data["eras"]):
+            self.expect_in(era["link_kind"], kinds, "link kind", ("eras", n, "link_kind"))
+            for r, row in enumerate(era["network"]):
+                self.check_declared(row, NETWORK_FIELDS, resources, "resource", ("eras", n, "network", r))
             if era["id"] in seen:
                 self.error(("eras", n, "id"), f"era '{era['id']}' is defined twice")
             seen[era["id"]] = n

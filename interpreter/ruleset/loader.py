@@ -30,7 +30,7 @@ from interpreter.ruleset.primitives import build_registry
 from interpreter.ruleset.ruleset_files import ROOT_FILE, ReadLog, display_name, path_problem, shorten
 from interpreter.ruleset.yaml_source import Document
 
-DEFAULT_RULESET = "birmingham"
+DEFAULT_RULESET = rulesets.DEFAULT
 
 _cache: dict[Path, tuple[tuple[Any, ...] | None, Ruleset]] = {}
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from brass_dsl.source import SourcePos
+from interpreter.ruleset.declared import TILE_FIELDS, kinds_of, link_kind_ids, needs_of
 
 if TYPE_CHECKING:
     from interpreter.ruleset.yaml_source import Document
@@ -65,8 +66,26 @@ class Link:
 
     id: str
     ends: tuple[str, ...]
-    canal: bool
-    rail: bool
+    kinds: tuple[str, ...]  # the link kinds it takes (`link_kinds:`), in declared order
+
+    def takes(self, kind: str) -> bool:
+        return kind in self.kinds
+
+    def __getattr__(self, name: str) -> bool:
+        """`link.canal`: whether it takes a kind, for callers written before `kinds` (the trace importer)."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return name in object.__getattribute__(self, "kinds")
+
+
+@dataclass(frozen=True, slots=True)
+class LinkKind:
+    """A kind of link tile (`link_kinds:`, else the eras' `link_kind`s): what a line may take."""
+
+    id: str
+    name: str
+    colour: str | None = None  # "#rrggbb", for pictures of the board (None: the default palette)
+    dashed: bool | None = None  # drawn dashed on pictures (None: the default palette's choice)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +106,7 @@ class TileSpec:
     level: int
     count: int
     cost: int
-    coal: int
-    iron: int
-    beer: int
+    needs: Mapping[str, int]  # resource id -> amount (every declared resource, 0 when not needed)
     output: Mapping[str, int]  # era id -> cubes or barrels placed when built
     vp: int
     link_icons: int
@@ -100,6 +117,10 @@ class TileSpec:
     @property
     def id(self) -> str:
         return f"{self.industry}/{self.level}"
+
+    def __getattr__(self, name: str) -> int:
+        """A resource's need read as an attribute (`spec.coal`), for callers written before `needs`."""
+        return _need_attribute(self, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +272,11 @@ class Economy:
 class NetworkOption:
     links: int
     money: int
-    coal: int
-    beer: int
+    needs: Mapping[str, int]  # resource id -> amount for the whole action (every declared resource)
+
+    def __getattr__(self, name: str) -> int:
+        """A resource's amount read as an attribute (`option.coal`), for callers written before `needs`."""
+        return _need_attribute(self, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,6 +370,7 @@ class Ruleset:
     colour_groups: Mapping[str, ColourGroup]
     locations: Mapping[str, Location]
     links: Mapping[str, Link]
+    link_kinds: Mapping[str, LinkKind]
     industries: Mapping[str, Industry]
     tiles: Mapping[str, tuple[TileSpec, ...]]
     cards: Mapping[str, CardSpec]
@@ -375,6 +400,13 @@ class Ruleset:
     def slots(self) -> tuple[Slot, ...]:
         return tuple(s for loc in self.locations.values() for s in loc.slots)
 
+    @property
+    def barrel_resource(self) -> str | None:
+        """The resource merchants hold beside their tiles (a source `merchant_barrel`), if any."""
+        return next((rid for rid, r in self.resources.items()
+                     if "merchant_barrel" in r.sources or any("merchant_barrel" in s for s in r.sources_in.values())),
+                    None)
+
     def deck_size(self, players: int) -> int:
         return sum(card.count.get(players, 0) for card in self.cards.values())
 
@@ -394,6 +426,13 @@ class Ruleset:
         return str(pos) if pos is not None else ""
 
 
+def _need_attribute(item: Any, name: str) -> int:
+    needs = object.__getattribute__(item, "needs")  # absent while unpickling: AttributeError, as it should
+    if name in needs:
+        return int(needs[name])
+    raise AttributeError(name)
+
+
 def build_static_model(data: Mapping[str, Any]) -> dict[str, Any]:
     """The parts of a Ruleset that need no expression compiling, from validated data."""
     return {
@@ -407,7 +446,9 @@ def build_static_model(data: Mapping[str, Any]) -> dict[str, Any]:
         "colour_groups": {gid: ColourGroup(gid, g["name"], g.get("colour"))
                           for gid, g in data["colour_groups"].items()},
         "locations": {lid: _location(lid, loc) for lid, loc in data["locations"].items()},
-        "links": {kid: Link(kid, tuple(k["ends"]), k["canal"], k["rail"]) for kid, k in data["links"].items()},
+        "link_kinds": _link_kinds(data),
+        "links": {kid: Link(kid, tuple(k["ends"]), kinds_of(k, link_kind_ids(data)))
+                  for kid, k in data["links"].items()},
         "industries": {iid: Industry(iid, i["name"], i["flips"], i.get("produces"), i.get("short"), i.get("colour"))
                        for iid, i in data["industries"].items()},
         "tiles": {iid: tuple(_tile(iid, t, data) for t in specs) for iid, specs in data["tiles"].items()},
@@ -456,8 +497,18 @@ def _tile(industry: str, t: Mapping[str, Any], data: Mapping[str, Any]) -> TileS
     output = t.get("output", 0)
     era_ids = [e["id"] for e in data.get("eras", ()) if isinstance(e, dict) and "id" in e]
     per_era = dict(output) if isinstance(output, dict) else dict.fromkeys(era_ids, output)
-    return TileSpec(industry, t["level"], t["count"], t["cost"], t["coal"], t["iron"], t.get("beer", 0),
+    return TileSpec(industry, t["level"], t["count"], t["cost"], needs_of(t, TILE_FIELDS, data["resources"]),
                     per_era, t["vp"], t["link_icons"], t["income"], t["develop"], tuple(t["eras"]))
+
+
+def _link_kinds(data: Mapping[str, Any]) -> dict[str, LinkKind]:
+    declared = data.get("link_kinds") or {}
+    found = {}
+    for kind in link_kind_ids(data):
+        given = declared.get(kind, {})
+        found[kind] = LinkKind(kind, given.get("name", kind.replace("_", " ").capitalize()), given.get("colour"),
+                               given.get("dashed"))
+    return found
 
 
 def _setup(s: Mapping[str, Any]) -> Setup:

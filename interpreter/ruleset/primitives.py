@@ -20,15 +20,16 @@ reports that it needs a game instead of guessing.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 from functools import partial
 from operator import attrgetter
 from typing import Any, Protocol
 
 from brass_dsl import BOOL, INT, STR, DslError, Env, ListType, Param, RecordType, Registry
 from interpreter.ruleset.effects import EFFECTS
+from interpreter.ruleset.examples import Examples
 from interpreter.ruleset.model import NetworkOption, Slot, TileSpec
-from interpreter.ruleset.words import FLIPS, LINK_KINDS, LOCATION_KINDS, WILD_KINDS
+from interpreter.ruleset.sizes import Sizes
+from interpreter.ruleset.words import FLIPS, LOCATION_KINDS, WILD_KINDS
 
 # The variable holding the id of the action being decided, for the primitives whose meaning
 # depends on it (a resource's `sources_in`). No expression can name it: '@' is not in names.
@@ -90,48 +91,12 @@ def game(env: Env) -> GameQueries:
     return context
 
 
+def _first(table: Any) -> str:
+    return str(next(iter(table), "x"))
+
+
 def _ids(table: Any) -> Callable[[], list[str]]:
     return lambda: list(table)
-
-
-@dataclass(frozen=True)
-class Sizes:
-    """How long the lists of a ruleset's games can be, from the validated ruleset. Eras and
-    merchants are read from the data: the registry is built before they are compiled."""
-
-    players: int
-    slots: int
-    slots_per_location: int
-    slot_icons: int
-    link_ends: int
-    links_per_location: int
-    eras: int
-    network_options: int
-    mat_tiles: int
-    cards: int
-    merchant_spaces: int
-    stack_tiles: int
-
-    @classmethod
-    def of(cls, rs: Any) -> Sizes:
-        locations, links, data = rs.locations.values(), rs.links.values(), rs.data
-        eras = data.get("eras", [])
-        spaces = [m["spaces"] for m in data.get("merchants", {}).values()]
-        return cls(
-            players=max(rs.players, default=0),
-            slots=sum(len(loc.slots) for loc in locations),
-            slots_per_location=max((len(loc.slots) for loc in locations), default=0),
-            slot_icons=max((len(slot.industries) for loc in locations for slot in loc.slots), default=0),
-            link_ends=max((len(link.ends) for link in links), default=0),
-            links_per_location=max((sum(lid in link.ends for link in links) for lid in rs.locations), default=0),
-            eras=len(eras),
-            network_options=max((len(era["network"]) for era in eras), default=0),
-            mat_tiles=sum(len(specs) for specs in rs.tiles.values()),
-            cards=max((rs.deck_size(p) for p in rs.players), default=0)
-            + sum(wild.count for wild in rs.wild_cards.values()),
-            merchant_spaces=max((sum(table.get(p, 0) for table in spaces) for p in rs.players), default=0),
-            stack_tiles=max((len(s.pile(p)) for s in rs.stacks.values() for p in rs.players), default=0),
-        )
 
 
 class BrassVocabulary:
@@ -140,6 +105,7 @@ class BrassVocabulary:
     def __init__(self, ruleset: Any) -> None:
         self.rs = ruleset
         self.sizes = Sizes.of(ruleset)
+        self.ex = Examples(ruleset)
         self.registry = Registry()
         self._define_types()
         self._define_fields()
@@ -157,7 +123,8 @@ class BrassVocabulary:
                                        ids=_ids(rs.locations)))
         self.link = add(RecordType("link", "A link line of the board, by id (L01…).", ids=_ids(rs.links)))
         self.industry = add(RecordType("industry", "An industry, by id.", ids=_ids(rs.industries)))
-        self.resource = add(RecordType("resource", "A resource (coal, iron, beer), by id.", ids=_ids(rs.resources)))
+        self.resource = add(RecordType("resource", f"A resource ({', '.join(rs.resources)}), by id.",
+                                       ids=_ids(rs.resources)))
         self.era = add(RecordType("era", "An era, by id.", ids=lambda: [e.id for e in rs.eras]))
         self.slot = add(RecordType("slot", "An industry slot of a location, with the icons it shows."))
         self.mat_tile = add(RecordType("mat_tile",
@@ -170,8 +137,8 @@ class BrassVocabulary:
         self.income_terms = add(RecordType("income_terms", "Facts of the income track."))
         self.setup_terms = add(RecordType("setup_terms", "What each player starts with (`setup`)."))
         self.shortfall_terms = add(RecordType("shortfall_terms", "What unpaid income costs (`economy.shortfall`)."))
-        self.market = add(RecordType("market_terms", "The terms of a market of cubes (coal, iron), by id: "
-                                     "`market_terms(\"coal\")`.",
+        self.market = add(RecordType("market_terms", f"The terms of a market of cubes ({self.ex.markets}), by id: "
+                                     f"`market_terms(\"{self.ex.market}\")`.",
                                      ids=_ids(rs.markets)))
         self.track = add(RecordType("track", "A track the ruleset defines (`tracks:`), by id.", ids=_ids(rs.tracks)))
         self.stack = add(RecordType("stack", "A stack of face-down tiles the ruleset defines (`stacks:`), by id.",
@@ -199,10 +166,11 @@ class BrassVocabulary:
           _by_id(rs.locations, "link_icons"))
 
         f(self.link, "ends", ListType(self.location),
-          "Locations the line touches (2, or 3 for Kidderminster–Worcester).", _by_id(rs.links, "ends"),
+          "Locations the line touches (2, or more for a line with a branch).", _by_id(rs.links, "ends"),
           max_length=self.sizes.link_ends)
-        f(self.link, "canal", BOOL, "The line takes a canal.", _by_id(rs.links, "canal"))
-        f(self.link, "rail", BOOL, "The line takes a rail.", _by_id(rs.links, "rail"))
+        for kind in rs.link_kinds.values():  # one field per declared link kind: `link.canal`
+            f(self.link, kind.id, BOOL, f"The line takes a {kind.name.lower()} link.",
+              {kid: link.takes(kind.id) for kid, link in rs.links.items()}.__getitem__)
 
         f(self.industry, "name", STR, "Printed name.", _by_id(rs.industries, "name"))
         f(self.industry, "flips", STR, "'sold', 'emptied' or 'built'.", _by_id(rs.industries, "flips"),
@@ -212,7 +180,8 @@ class BrassVocabulary:
 
         f(self.resource, "name", STR, "Printed name.", _by_id(rs.resources, "name"))
         f(self.era, "name", STR, "Printed name.", _era_field(rs, "name"))
-        f(self.era, "link_kind", STR, "'canal' or 'rail'.", _era_field(rs, "link_kind"), words=lambda: LINK_KINDS)
+        f(self.era, "link_kind", STR, "The kind of link placed in the era (`link_kinds:`).",
+          _era_field(rs, "link_kind"), words=lambda: list(rs.link_kinds))
         f(self.era, "actions_per_turn", INT, "Actions in a turn.", _era_field(rs, "actions_per_turn"))
         f(self.era, "first_round_actions", INT, "Actions per turn in the era's first round.",
           _era_field(rs, "first_round_actions"))
@@ -224,9 +193,12 @@ class BrassVocabulary:
           attrgetter("industries"), max_length=self.sizes.slot_icons)
         f(self.slot, "index", INT, "Position of the slot in its location, from 0.", attrgetter("index"))
 
-        for name, doc in (("level", "Level (1 = I)."), ("cost", "Build cost (£)."), ("coal", "Coal to build."),
-                          ("iron", "Iron to build."), ("beer", "Beer to sell."), ("vp", "VP when flipped."),
-                          ("link_icons", "Link icons when flipped."), ("income", "Income spaces on flipping.")):
+        for name, doc in (("level", "Level (1 = I)."), ("cost", "Build cost (£).")):
+            f(self.mat_tile, name, INT, doc, _attr(name))
+        for rid, resource in self._need_fields(self.mat_tile):  # one field per resource: `mat_tile.coal`
+            f(self.mat_tile, rid, INT, f"{resource.name} it needs.", _need(rid))
+        for name, doc in (("vp", "VP when flipped."), ("link_icons", "Link icons when flipped."),
+                          ("income", "Income spaces on flipping.")):
             f(self.mat_tile, name, INT, doc, _attr(name))
         f(self.mat_tile, "industry", self.industry, "Industry.", attrgetter("industry"))
         f(self.mat_tile, "copies", INT, "Tiles of this level on each player mat.", attrgetter("count"))
@@ -236,10 +208,12 @@ class BrassVocabulary:
         f(self.tile, "owner", self.player, "Owner.", attrgetter("owner"))
         f(self.tile, "industry", self.industry, "Industry.", attrgetter("spec.industry"))
         f(self.tile, "spec", self.mat_tile, "Printed stats of the tile.", attrgetter("spec"))
-        for name in ("level", "cost", "vp", "link_icons", "income", "beer"):
+        for name in ("level", "cost", "vp", "link_icons", "income"):
             f(self.tile, name, INT, f"Printed {name.replace('_', ' ')}.", _spec_attr(name))
+        for rid, resource in self._need_fields(self.tile):  # `tile.beer`: its spec's need
+            f(self.tile, rid, INT, f"Printed {resource.name.lower()} needed.", _spec_need(rid))
         f(self.tile, "flipped", BOOL, "The tile has flipped.", attrgetter("flipped"))
-        f(self.tile, "cubes", INT, "Coal, iron or beer left on the tile.", attrgetter("cubes"))
+        f(self.tile, "cubes", INT, "Cubes (or barrels) of its resource left on the tile.", attrgetter("cubes"))
         f(self.tile, "slot", self.slot, "Slot it stands on.", attrgetter("slot"))
         f(self.tile, "location", self.location, "Location it stands in.", attrgetter("slot.location"))
 
@@ -256,8 +230,10 @@ class BrassVocabulary:
           attrgetter("buys"))
         f(self.merchant_tile, "has_beer", BOOL, "A barrel lies beside the tile.", attrgetter("has_beer"))
 
-        for name in ("links", "money", "coal", "beer"):
+        for name in ("links", "money"):
             f(self.network_option, name, INT, f"{name.capitalize()} for the whole action.", _attr(name))
+        for rid, resource in self._need_fields(self.network_option):
+            f(self.network_option, rid, INT, f"{resource.name} for the whole action.", _need(rid))
 
         f(self.loan_terms, "amount", INT, "Money a Loan gives.", lambda _: rs.economy.loan_amount)
         f(self.loan_terms, "income_levels", INT, "Income levels a Loan costs.", lambda _: rs.economy.loan_income_levels)
@@ -289,6 +265,11 @@ class BrassVocabulary:
           _by_id(rs.markets, "empty_price"))
         f(self.market, "spaces", INT, "Spaces of the market.", _by_id(rs.markets, "capacity"))
 
+    def _need_fields(self, record: RecordType) -> list[tuple[str, Any]]:
+        """The resources read as fields of `record` (`tile.beer`): every declared resource whose id
+        is not already a field of it (`needs(spec, resource)` reads any of them)."""
+        return [(rid, r) for rid, r in self.rs.resources.items() if rid not in record.fields]
+
     @staticmethod
     def _field(record: RecordType, name: str, type_: Any, doc: str, get: Callable[[Any], Any], *,
                max_length: int | None = None, words: Callable[[], Collection[str]] | None = None) -> None:
@@ -315,8 +296,8 @@ class BrassVocabulary:
         rs, name = self.rs, self.registry.add_name
         name("locations", ListType(self.location), "Every location of the board.",
              "count(l in locations where l.kind == \"town\")", lambda env: list(rs.locations))
-        name("links", ListType(self.link), "Every link line of the board.", "count(k in links where k.canal)",
-             lambda env: list(rs.links))
+        name("links", ListType(self.link), "Every link line of the board.",
+             f"count(k in links where k.{_first(rs.link_kinds)})", lambda env: list(rs.links))
         name("industries", ListType(self.industry), "Every industry.", "industries", lambda env: list(rs.industries))
         name("slots", ListType(self.slot), "Every industry slot of the board.", "count(s in slots)",
              lambda env: list(rs.slots))
@@ -327,7 +308,7 @@ class BrassVocabulary:
         name("me", self.player, "The player taking the action.", "me.money >= 5", _me)
         name("players", ListType(self.player), "Every player, in seat order.", "count(p in players)",
              lambda env: list(game(env).players))
-        name("era", self.era, "The current era.", "era == \"canal\"", lambda env: game(env).era)
+        name("era", self.era, "The current era.", f"era == \"{self.ex.era}\"", lambda env: game(env).era)
         name("round", INT, "The round of the current era, from 1.", "round == 1", lambda env: game(env).round)
         name("board_tiles", ListType(self.tile), "Every industry tile on the board.",
              "count(t in board_tiles where t.flipped)", lambda env: game(env).board_tiles())
@@ -372,7 +353,7 @@ class BrassVocabulary:
              "buy them).", "count(i in sold_industries) == 3",
              lambda env: [i for i, industry in rs.industries.items() if industry.flips == "sold"])
         name("emptied_industries", ListType(self.industry), "The industries whose tiles flip when emptied "
-             "(producers).", "\"coal\" in emptied_industries",
+             "(producers).", f"\"{self.ex.emptied}\" in emptied_industries",
              lambda env: [i for i, industry in rs.industries.items() if industry.flips == "emptied"])
         name("merchant_locations", ListType(self.location), "Every merchant location of the board.",
              "count(l in merchant_locations) == 5",
@@ -388,11 +369,18 @@ class BrassVocabulary:
            "Highest track position of an income level (where a Loan leaves the marker).", "top_position(-3) == 7",
            lambda env, level: _top_position(rs, level))
         fn("tile_spec", (Param("industry", self.industry), Param("level", INT)), self.mat_tile,
-           "The printed stats of an industry's tile of a level.", "tile_spec(\"manufacturer\", 4).cost == 8",
+           "The printed stats of an industry's tile of a level.", self.ex.tile_cost(),
            lambda env, industry, level: _tile_spec(rs, industry, level))
+        fn("takes", (Param("link", self.link), Param("kind", STR)), BOOL,
+           "The line takes links of a kind (`link_kinds:`); an error for a kind the ruleset does not declare.",
+           "takes(link, era.link_kind)", lambda env, k, kind: _takes(rs, k, kind))
+        fn("needs", (Param("tile", self.mat_tile), Param("resource", self.resource)), INT,
+           "What a tile needs of a resource (0 if none); `tile.RESOURCE` reads the same for a resource whose id "
+           "is not a field of its own.", self.ex.tile_need(),
+           lambda env, tile, r: tile.needs.get(r, 0))
         self._define_data_functions()
         fn("network_step", (Param("n", INT),), self.network_option,
-           "What the n-th link of one Network action adds in the current era (money, coal, beer), "
+           "What the n-th link of one Network action adds in the current era (money, resources), "
            "from the era's totals for n and n − 1 links.",
            "network_step(2).money == 10", lambda env, n: _network_step(rs.era(game(env).era), n))
 
@@ -410,13 +398,13 @@ class BrassVocabulary:
                                         for p in rs.players}, n, rs))
         fn("network_row", (Param("era", self.era), Param("links", INT)), self.network_option,
            "What one Network action placing this many links costs in an era, in total.",
-           "network_row(\"rail\", 2).money == 15", lambda env, era, n: _network_row(rs.era(era), n))
+           self.ex.network_row(), lambda env, era, n: _network_row(rs.era(era), n))
         fn("output", (Param("tile", self.mat_tile), Param("era", self.era)), INT,
-           "Cubes or barrels a tile receives when built in an era.", "output(tile_spec(\"brewery\", 1), \"rail\") == 2",
+           "Cubes or barrels a tile receives when built in an era.", self.ex.output(),
            lambda env, tile, era: tile.output.get(era, 0))
         fn("bonus", (Param("merchant", self.location), Param("effect", STR)), INT,
            "The amount of a merchant's beer bonus step (`gain_vp: 4` gives 4); an error if its bonus has no "
-           "such step.", "bonus(\"oxford\", \"advance_income\") == 2",
+           "such step.", self.ex.bonus(),
            lambda env, merchant, effect: _bonus(rs, merchant, effect))
 
     # -- functions about the game in progress -----------------------------------
@@ -452,18 +440,18 @@ class BrassVocabulary:
            lambda env, s: game(env).slot_free(s))
         fn("tile_in", (Param("slot", self.slot),), self.tile, "The tile standing on a slot; an error if it is free.",
            "tile_in(slot).owner == me", lambda env, s: game(env).tile_in(s))
-        fn("cubes_available", (resource,), INT,
-           "Cubes of a resource on board tiles and in its market (R-OVER-03).", "cubes_available(\"coal\") == 0",
-           lambda env, r: game(env).cubes_available(r))
+        r = self.ex.resource
+        fn("cubes_available", (resource,), INT, "Cubes of a resource on board tiles and in its market (R-OVER-03).",
+           f"cubes_available(\"{r}\") == 0", lambda env, r: game(env).cubes_available(r))
         fn("can_source", (p, resource, amount, places), BOOL,
            "The amount of a resource can be obtained for something at the given locations, following the "
-           "resource's sourcing rules (coal: nearest connected mine, else the market through a merchant; "
-           "iron: any works, else the market; beer: own, connected opponent's, merchant barrel).",
-           "can_source(me, \"coal\", 1, [location])",
+           "resource's `sources` in order (resources.yaml: producers near or far, own or an opponent's, a "
+           "merchant's barrel, the market through a connection).",
+           f"can_source(me, \"{r}\", 1, [location])",
            lambda env, q, r, n, at: game(env).can_source(q, r, n, at, env.vars.get(ACTION_VAR)))
         fn("source_cost", (p, resource, amount, places), INT,
            "Money needed to buy the part of the amount that must come from the market (0 if free sources suffice).",
-           "me.money >= tile.cost + source_cost(me, \"coal\", tile.coal, [location])",
+           f"me.money >= tile.cost + source_cost(me, \"{r}\", tile.{r}, [location])",
            lambda env, q, r, n, at: game(env).source_cost(q, r, n, at, env.vars.get(ACTION_VAR)))
         fn("link_free", (Param("link", self.link),), BOOL, "No link tile lies on the line.", "link_free(link)",
            lambda env, k: game(env).link_free(k))
@@ -506,6 +494,21 @@ def _attr(name: str) -> Callable[[Any], Any]:
 
 def _spec_attr(name: str) -> Callable[[Any], Any]:
     return attrgetter(f"spec.{name}")
+
+
+def _takes(rs: Any, link: str, kind: str) -> bool:
+    if kind not in rs.link_kinds:
+        raise ValueError(f"'{kind}' is not a link kind (link kinds: {', '.join(rs.link_kinds)})")
+    return bool(rs.links[link].takes(kind))
+
+
+def _need(resource: str) -> Callable[[Any], int]:
+    """What a mat tile or a Network option needs of one resource (0 if none)."""
+    return lambda item: item.needs.get(resource, 0)
+
+
+def _spec_need(resource: str) -> Callable[[Any], int]:
+    return lambda tile: tile.spec.needs.get(resource, 0)
 
 
 def _era_field(rs: Any, name: str) -> Callable[[str], Any]:
@@ -586,9 +589,10 @@ def _network_step(era: Any, n: int) -> NetworkOption:
     totals = {o.links: o for o in era.network}
     if n not in totals:
         raise ValueError(f"the {era.name} allows no Network action with {n} links")
-    before = totals.get(n - 1, NetworkOption(n - 1, 0, 0, 0))
+    before = totals.get(n - 1, NetworkOption(n - 1, 0, {}))
     now = totals[n]
-    return NetworkOption(1, now.money - before.money, now.coal - before.coal, now.beer - before.beer)
+    return NetworkOption(1, now.money - before.money,
+                         {rid: amount - before.needs.get(rid, 0) for rid, amount in now.needs.items()})
 
 
 def build_registry(ruleset: Any) -> Registry:

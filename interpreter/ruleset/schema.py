@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from interpreter.ruleset.errors import DiagnosticSink
-from interpreter.ruleset.words import FLIPS, LINK_KINDS, LOCATION_KINDS, WILD_KINDS
+from interpreter.ruleset.words import FLIPS, LOCATION_KINDS, WILD_KINDS
 from interpreter.ruleset.yaml_source import Document
 
 if TYPE_CHECKING:  # cerberus itself is imported when a ruleset is validated, not with this module
@@ -91,6 +91,16 @@ def req(schema: dict[str, Any]) -> dict[str, Any]:
     return {**schema, "required": True}
 
 
+def with_sugar(record_schema: dict[str, Any], value_schema: dict[str, Any]) -> dict[str, Any]:
+    """A record that also takes keys named after ids the ruleset declares (a resource, a link kind:
+    interpreter/ruleset/declared.py), each holding a `value_schema`; crossref checks the names."""
+    return {**record_schema, "allow_unknown": value_schema}
+
+
+# resource id -> amount: what a tile needs to be built (or sold), what a Network action consumes
+NEEDS = {"type": "dict", "keysrules": ID, "valuesrules": NON_NEG}
+
+
 # Effect steps: `- name` or `- name: expression` or `- name: {param: expression}`.
 EFFECT_STEP = {
     "type": ["string", "dict"],
@@ -139,20 +149,18 @@ ACTION = record({
     "requires_whole": {"type": "list", "schema": REQUIREMENT},
 })
 
-TILE = record({
+TILE = with_sugar(record({
     "level": req(NON_NEG),  # 0: a tile below level I (Lancashire's locked Shipyard)
     "count": req(POS),
     "cost": req(AMOUNT),
-    "coal": req(NON_NEG),
-    "iron": req(NON_NEG),
-    "beer": NON_NEG,
+    "needs": NEEDS,  # also written as keys named after resources: `coal: 1` (declared.py)
     "output": {"type": ["int", "dict"], "min": 0, "max": MAX_COUNT, "keysrules": ID, "valuesrules": NON_NEG},
     "vp": req(AMOUNT),
     "link_icons": req(NON_NEG),
     "income": req(NON_NEG),
     "develop": req({"type": "boolean"}),
     "eras": req({"type": "list", "schema": ID}),  # none: never built, only developed away
-})
+}), NON_NEG)
 
 # --- the sections ----------------------------------------------------------------
 
@@ -184,11 +192,17 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "link_icons": NON_NEG,
         "at": POINT,  # [x, y], x to the east, y to the south; without it, brass board places it itself
     }))),
-    "links": req({"type": "dict", "keysrules": {"type": "string", "regex": r"[A-Za-z0-9_]+"}, "valuesrules": record({
-        "ends": req({"type": "list", "schema": ID, "minlength": 2}),
-        "canal": req({"type": "boolean"}),
-        "rail": req({"type": "boolean"}),
-    })}),
+    # the kinds of link tile: optional, the eras' `link_kind`s when absent (declared.py)
+    "link_kinds": table_of(record({
+        "name": {"type": "string"},
+        "colour": COLOUR,
+        "dashed": {"type": "boolean"},  # drawn dashed, and a built one with sleepers (pictures only)
+    })),
+    "links": req({"type": "dict", "keysrules": {"type": "string", "regex": r"[A-Za-z0-9_]+"},
+                  "valuesrules": with_sugar(record({
+                      "ends": req({"type": "list", "schema": ID, "minlength": 2}),
+                      "kinds": {"type": "list", "schema": ID},  # also `KIND: true` (declared.py)
+                  }), {"type": "boolean"})}),
     # industries.yaml
     "industries": req(table_of(record({
         "name": req({"type": "string"}),
@@ -229,6 +243,8 @@ SECTIONS: dict[str, dict[str, Any]] = {
         # the locations a `merchant_connection` reaches the market through (bool, `l`: a location)
         "access_through": EXPR,
         "sell_on_build": req({"type": "string", "allowed": ["merchant_connection", "always", "never"]}),
+        # only tiles of industries that flip when sold may need it (a Sell consumes it: Birmingham's beer)
+        "sold_tiles_only": {"type": "boolean"},
         # per source kind, the rule a move that names a source of that kind wrongly is refused with
         "source_rules": {"type": "dict", "keysrules": SOURCE_KIND, "valuesrules": record({})},
     }))),
@@ -279,15 +295,14 @@ SECTIONS: dict[str, dict[str, Any]] = {
     "eras": req({"type": "list", "minlength": 1, "maxlength": MAX_ERAS, "schema": record({
         "id": req(ID),
         "name": req({"type": "string"}),
-        "link_kind": req({"type": "string", "allowed": list(LINK_KINDS)}),
+        "link_kind": req(ID),  # one of `link_kinds:` when the ruleset declares them
         "actions_per_turn": req(POS),
         "first_round_actions": POS,
-        "network": req({"type": "list", "minlength": 1, "maxlength": MAX_COUNT, "schema": record({
+        "network": req({"type": "list", "minlength": 1, "maxlength": MAX_COUNT, "schema": with_sugar(record({
             "links": req(POS),
             "money": req(AMOUNT),
-            "coal": req(NON_NEG),
-            "beer": req(NON_NEG),
-        }, cite=False)}),
+            "needs": NEEDS,  # also written as keys named after resources: `coal: 1` (declared.py)
+        }, cite=False), NON_NEG)}),
         "end": EFFECTS,
     })}),
     "round_end": req(EFFECTS),

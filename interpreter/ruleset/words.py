@@ -1,5 +1,6 @@
 """Words with a meaning of their own in a ruleset: the values the structure check allows for
-`location.kind`, `industry.flips`, a wild card's kind and an era's `link_kind`. The vocabulary of the
+`location.kind`, `industry.flips` and a wild card's kind (an era's `link_kind` is one of the
+ruleset's own link kinds: declared.py). The vocabulary of the
 condition language knows them too (`brass lint` checks a word compared with such a field against
 them). A module of its own so that the vocabulary does not import the structure check (cerberus).
 """
@@ -9,4 +10,3 @@ from __future__ import annotations
 LOCATION_KINDS = ("town", "farm_brewery", "merchant")
 FLIPS = ("sold", "emptied", "built")
 WILD_KINDS = ("location", "industry")
-LINK_KINDS = ("canal", "rail")

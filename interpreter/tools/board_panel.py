@@ -11,7 +11,7 @@ import textwrap
 import xml.etree.ElementTree as ET
 
 from interpreter.engine.state import Player
-from interpreter.tools.board_style import CANAL, LINK_BED, RAIL, BoardSource, Palette
+from interpreter.tools.board_style import LINK_BED, BoardSource, LinkStyle, Palette
 from interpreter.tools.svg import element, ink_on, roman, text_width
 
 PANEL_WIDTH = 380.0
@@ -49,7 +49,7 @@ def draw_panel(parent: ET.Element, game: BoardSource, palette: Palette, x: float
         top = _market(panel, game, market_id, palette, top)
     element(panel, "text", f"Draw deck: {len(state.deck)} card{'s' if len(state.deck) != 1 else ''}", id="deck",
             x=0, y=top + LINE, font_size=11.0, data_cards=len(state.deck))
-    top = _legend(panel, top + LINE + 10)
+    top = _legend(panel, palette, top + LINE + 10)
     return y + top
 
 
@@ -143,19 +143,29 @@ def _market(panel: ET.Element, game: BoardSource, market_id: str, palette: Palet
     return top + 18 + size + 18
 
 
-def _legend(panel: ET.Element, top: float) -> float:
+def _legend(panel: ET.Element, palette: Palette, top: float) -> float:
     group = element(panel, "g", id="legend")
-    rows = (("a canal line", (CANAL,)), ("a rail line", (RAIL,)), ("a canal or rail line", (CANAL, RAIL)))
-    for n, (label, colours) in enumerate(rows):
+    rows = _legend_rows(list(palette.links.values()))
+    for n, (label, styles) in enumerate(rows):
         y = top + n * LINE + 6
         element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=LINK_BED, stroke_width=9.0)
-        for colour in colours:
-            dashed = colour == RAIL
-            element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=colour, stroke_dasharray="6 5" if dashed else None,
-                    stroke_width=1.5 if dashed and len(colours) > 1 else 3.0)
+        for k, style in enumerate(styles):  # as a line of several kinds is drawn (board_svg._segment)
+            element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=style.colour,
+                    stroke_dasharray="6 5" if style.dashed else None, stroke_width=3.0 if k == 0 else 1.5)
         element(group, "text", label, x=38, y=y + 4, font_size=10.0)
+    dashed = " or ".join(style.name for style in palette.links.values() if style.dashed)
+    sleepers = f" (a {dashed} link with sleepers)" if dashed else ""
     notes = ("a line faded: no link of this era can be built on it",
-             "built links and tiles: their owner's colour (a rail link with sleepers)", "✓ a flipped tile and its VP")
+             f"built links and tiles: their owner's colour{sleepers}",
+             "✓ a flipped tile and its VP")
     for n, note in enumerate(notes):
-        element(group, "text", note, x=0, y=top + (3 + n) * LINE + 8, font_size=9.5, fill="#444444")
-    return top + (3 + len(notes)) * LINE + 6
+        element(group, "text", note, x=0, y=top + (len(rows) + n) * LINE + 8, font_size=9.5, fill="#444444")
+    return top + (len(rows) + len(notes)) * LINE + 6
+
+
+def _legend_rows(styles: list[LinkStyle]) -> list[tuple[str, list[LinkStyle]]]:
+    """A row per link kind, and one for a line that takes them all when there are several."""
+    rows = [(f"a {style.name} line", [style]) for style in styles]
+    if len(styles) > 1:
+        rows.append((f"a {' or '.join(style.name for style in styles)} line", styles))
+    return rows

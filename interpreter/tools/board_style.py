@@ -36,8 +36,18 @@ FALLBACK_COLOURS = ("#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3d
 NEUTRAL = "#8d7b68"  # a location without a colour group (farm breweries, merchants)
 UNKNOWN = "#9a9a9a"
 LINK_BED = "#d9d0bf"  # the band under a link line
-CANAL = "#4f8fc0"
-RAIL = "#3b3b3b"
+# For link kinds that give no `colour` (or `dashed`) of their own, in their order in the ruleset:
+# a first kind drawn solid in water blue, a second dashed in black (Birmingham's canal and rail).
+LINK_STYLES = (("#4f8fc0", False), ("#3b3b3b", True), ("#b5651d", False), ("#6a3d9a", True))
+
+
+@dataclass(frozen=True)
+class LinkStyle:
+    """How lines of one link kind are drawn: a dashed kind's built links show sleepers."""
+
+    name: str  # lower case, for the legend and the tooltips
+    colour: str
+    dashed: bool
 
 
 def player_colour(seat: int) -> str:
@@ -55,6 +65,7 @@ class Palette:
     resources: dict[str, str]
     barrel: str  # a merchant's barrel: the colour of the resource merchants hold
     barrel_resource: str | None  # that resource: drawn as barrels (circles) on tiles too, other resources as cubes
+    links: dict[str, LinkStyle]  # link kind -> its style
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> Palette:
@@ -66,10 +77,13 @@ class Palette:
         for rid in ruleset.resources:
             producer = next((i for i in ruleset.industries.values() if i.produces == rid), None)
             resources[rid] = industries[producer.id] if producer else UNKNOWN
-        held = next((rid for rid, r in ruleset.resources.items()
-                     if "merchant_barrel" in r.sources or any("merchant_barrel" in s for s in r.sources_in.values())),
-                    None)
-        return cls(industries, _labels(ruleset), groups, resources, resources.get(held or "", UNKNOWN), held)
+        held = ruleset.barrel_resource
+        links = {}
+        for n, kind in enumerate(ruleset.link_kinds.values()):
+            colour, dashed = LINK_STYLES[n % len(LINK_STYLES)]
+            links[kind.id] = LinkStyle(kind.name.lower(), kind.colour or colour,
+                                       dashed if kind.dashed is None else kind.dashed)
+        return cls(industries, _labels(ruleset), groups, resources, resources.get(held or "", UNKNOWN), held, links)
 
     def seat(self, seat: int) -> str:
         return player_colour(seat)

@@ -18,8 +18,9 @@ Every element a program may want to find or click carries an id and `data-` attr
 * an industry slot: `slot-<location>-<index>`; `data-slot` (the engine's slot id), `data-industries`;
 * a tile on a slot: `tile-<location>-<index>`; `data-owner` (the seat), `data-industry`, `data-level`,
   `data-flipped`, `data-cubes`;
-* a link line: `link-<link>`; `data-link`, `data-ends`, `data-canal`, `data-rail`, `data-this-era` (a link
-  of the current era's kind fits it), and once built `data-owner` and `data-built` (`canal` or `rail`);
+* a link line: `link-<link>`; `data-link`, `data-ends`, one `data-<kind>` per link kind of the ruleset
+  (Birmingham: `data-canal`, `data-rail`), `data-this-era` (a link of the current era's kind fits it),
+  and once built `data-owner` and `data-built` (the kind);
 * a merchant space: `merchant-<location>-<index>`; `data-space`, `data-tile`, `data-buys`, `data-beer`,
   `data-in-play` (false for a space not used at this player count);
 * a player's figures: `player-<seat>-money`, `-income` (its `data-space`: the track space), `-vp`,
@@ -43,7 +44,7 @@ from interpreter.engine.table import Table
 from interpreter.ruleset.model import Link, Location, Ruleset, Slot
 from interpreter.tools.board_layout import Point, location_positions
 from interpreter.tools.board_panel import PANEL_WIDTH, draw_panel
-from interpreter.tools.board_style import CANAL, LINK_BED, RAIL, BoardSource, Palette, player_colour
+from interpreter.tools.board_style import LINK_BED, BoardSource, Palette, player_colour
 from interpreter.tools.svg import FONT, SVG_NAMESPACE, element, fitting, ink_on, number, roman, serialise, text_width
 
 __all__ = ["BoardSource", "board_svg", "player_colour"]
@@ -152,13 +153,14 @@ def _draw_link(parent: ET.Element, link: Link, boxes: dict[str, _Box], table: Ta
     # Every link is removed at the end of an era, so a built link is of the current era's kind.
     era_kind = table.ruleset.eras[table.state.era_index].link_kind
     built_kind = era_kind if owner is not None else None
-    this_era = {"canal": link.canal, "rail": link.rail}.get(era_kind, True)
+    this_era = link.takes(era_kind)
     ends = [(boxes[e].x, boxes[e].y) for e in link.ends if e in boxes]
+    takes: dict[str, Any] = {f"data_{kind}": link.takes(kind) for kind in table.ruleset.link_kinds}  # data-canal
     group = element(parent, "g", id=f"link-{link.id}", class_="link", data_link=link.id,
-                    data_ends=" ".join(link.ends), data_canal=link.canal, data_rail=link.rail,
+                    data_ends=" ".join(link.ends), **takes,
                     data_this_era=this_era, data_owner=owner, data_built=built_kind,
                     opacity=0.4 if not this_era and owner is None else None)  # faded: no link of this era fits
-    kinds = " and ".join(k for k, ok in (("canal", link.canal), ("rail", link.rail)) if ok)
+    kinds = " and ".join(palette.links[kind].name for kind in link.kinds)
     names = " – ".join(table.ruleset.locations[e].name for e in link.ends)
     built = f", a {built_kind} link of {palette.player_name(owner)}" if owner is not None else ""
     element(group, "title", f"{link.id}: {names} ({kinds}){built}")
@@ -174,21 +176,20 @@ def _draw_link(parent: ET.Element, link: Link, boxes: dict[str, _Box], table: Ta
 def _segment(group: ET.Element, start: Point, end: Point, link: Link, owner: int | None, built_kind: str | None,
              palette: Palette) -> None:
     """An unbuilt line shows what may be built on it; a built one its owner's colour, with the
-    sleepers of a railway when it is a rail link."""
+    sleepers of a railway when its kind is drawn dashed (Birmingham's rail)."""
     line: dict[str, Any] = {"x1": start[0], "y1": start[1], "x2": end[0], "y2": end[1]}
     if owner is not None:
         element(group, "line", **line, stroke="#000000", stroke_width=11.0, stroke_linecap="round")
         element(group, "line", **line, stroke=palette.seat(owner), stroke_width=8.0, stroke_linecap="round")
-        if built_kind == "rail":
+        if built_kind is not None and palette.links[built_kind].dashed:
             element(group, "line", **line, stroke="#000000", stroke_width=8.0, stroke_dasharray="2 8",
                     stroke_opacity=0.6)
         return
     element(group, "line", **line, stroke=LINK_BED, stroke_width=9.0)
-    if link.canal:
-        element(group, "line", **line, stroke=CANAL, stroke_width=3.0)
-    if link.rail:
-        element(group, "line", **line, stroke=RAIL, stroke_width=3.0 if not link.canal else 1.5,
-                stroke_dasharray="6 5")
+    for n, kind in enumerate(link.kinds):  # a second kind on the same line is drawn thinner, over the first
+        style = palette.links[kind]
+        element(group, "line", **line, stroke=style.colour, stroke_width=3.0 if n == 0 else 1.5,
+                stroke_dasharray="6 5" if style.dashed else None)
 
 
 # -- locations, slots and tiles ------------------------------------------------------------------

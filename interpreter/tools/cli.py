@@ -300,7 +300,8 @@ def summary(ruleset: Ruleset) -> str:
         f"  players:    {', '.join(map(str, ruleset.players))}",
         f"  locations:  {len(ruleset.locations)} ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})",
         f"  slots:      {len(ruleset.slots)}",
-        f"  links:      {len(ruleset.links)} ({sum(k.canal for k in links)} canal, {sum(k.rail for k in links)} rail)",
+        f"  links:      {len(ruleset.links)} "
+        f"({', '.join(f'{sum(k.takes(kind) for k in links)} {kind}' for kind in ruleset.link_kinds)})",
         f"  tiles:      {sum(tiles.values())} per player ({', '.join(f'{n} {i}' for i, n in tiles.items())})",
         f"  deck:       {', '.join(f'{ruleset.deck_size(p)} cards at {p}p' for p in ruleset.players)}"
         f" + {sum(w.count for w in ruleset.wild_cards.values())} wild",

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import rulesets
 from brass_dsl.docgen import grammar_markdown, reference_markdown
 from interpreter.ruleset import schema
 from interpreter.ruleset.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectParam, EffectSpec
@@ -43,7 +44,7 @@ from interpreter.ruleset.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 RULESET_FORMAT = "ruleset-format.md"
 CONDITION_LANGUAGE = "condition-language.md"
-REFERENCE_RULESET = "birmingham"
+REFERENCE_RULESET = rulesets.DEFAULT  # the ruleset whose vocabulary the docs list
 
 CONTEXT_ORDER = (ACTION, BONUS, ROUND, ERA, GAME)
 _BLOCK = re.compile(

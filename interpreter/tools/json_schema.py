@@ -89,6 +89,8 @@ class _Converter:
         out.update(_bounds(rules, types))
         if "schema" in rules and "dict" in types:
             out.update(self.record(rules["schema"], path, partial))
+            if isinstance(rules.get("allow_unknown"), Mapping):  # keys named after declared ids (declared.py)
+                out["additionalProperties"] = self.convert(rules["allow_unknown"], path + ("*",), partial=partial)
         elif "schema" in rules and "list" in types:
             out["items"] = self.convert(rules["schema"], path + ("*",), partial=partial)
         if "keysrules" in rules:

@@ -152,7 +152,7 @@ def industry_detail(game: Game, industry: str) -> str:
     if game.table.tiles_left(me, industry) <= 0:
         return f"{name} (no tile left)"
     t = game.table.lowest_tile(me, industry)
-    needs = ", ".join(f"{n} {what}" for n, what in ((t.coal, "coal"), (t.iron, "iron"), (t.beer, "beer")) if n)
+    needs = ", ".join(f"{n} {rid}" for rid, n in t.needs.items() if n)  # in the ruleset's order of resources
     return f"{name} {roman(t.level)}: £{t.cost}{', ' + needs if needs else ''}; {t.vp} VP, income +{t.income}"
 
 

@@ -162,7 +162,7 @@ def game_from_setup_file(path: str, ruleset: str | None, players: int | None = N
     return setup.start()  # an impossible position is reported at its line
 
 
-def load_setup(path: Path | str, default_ruleset: str = "birmingham") -> Scenario:
+def load_setup(path: Path | str, default_ruleset: str = DEFAULT_RULESET) -> Scenario:
     """Read a setup file (`brass play --from`): a position to start a game from.
 
     The same format as a scenario; only `ruleset` (default `default_ruleset`), `players`, `seed`
@@ -178,7 +178,7 @@ def load_setup(path: Path | str, default_ruleset: str = "birmingham") -> Scenari
 
 class _Loader:
     def __init__(self, path: Path, display: str, doc: Document, setup_only: bool = False,
-                 default_ruleset: str = "birmingham") -> None:
+                 default_ruleset: str = DEFAULT_RULESET) -> None:
         self.path, self.display, self.doc = path, display, doc
         self.setup_only, self.default_ruleset = setup_only, default_ruleset
         self.errors: list[Diagnostic] = []

@@ -29,6 +29,10 @@ def scenario_registry(ruleset: Any) -> Registry:
     return registry
 
 
+def _first(ids: Any) -> str:
+    return str(next(iter(ids), "x"))
+
+
 def _build(rs: Any) -> Registry:
     parent = rs.registry
     reg = Registry(parent=parent)
@@ -38,6 +42,9 @@ def _build(rs: Any) -> Registry:
     market = reg.add_type(RecordType("market", "A resource market, by id.", ids=lambda: list(rs.markets)))
     seat, where, index = Param("seat", INT), Param("location", location), Param("index", INT)
     p = Param("p", player)
+    # the examples name ids of this ruleset: a market, a location with slots, a merchant, an industry
+    mkt, town = _first(rs.markets), _first(lid for lid, loc in rs.locations.items() if loc.slots)
+    merchant, an_industry = _first(rs.merchants), _first(rs.industries)
     fn, name = reg.add_function, reg.add_name
 
     fn("player", (seat,), player, "The player in a seat.", "player(1).money == 17",
@@ -45,37 +52,37 @@ def _build(rs: Any) -> Registry:
     fn("vp", (seat,), INT, "VP of the player in a seat.", "vp(1) == 13", lambda env, s: _player(env, s).vp)
     fn("money", (seat,), INT, "Money of the player in a seat.", "money(2) == 0",
        lambda env, s: _player(env, s).money)
-    fn("market", (Param("m", market),), INT, "Cubes in a market.", "market(\"coal\") == 12",
+    fn("market", (Param("m", market),), INT, "Cubes in a market.", f"market(\"{mkt}\") == 12",
        lambda env, m: game(env).state.markets.get(m, 0))
-    fn("slot_at", (where, index), slot, "A slot by location and index.", "slot_at(\"dudley\", 0)",
+    fn("slot_at", (where, index), slot, "A slot by location and index.", f"slot_at(\"{town}\", 0)",
        lambda env, loc, i: _slot(rs, loc, i))
-    fn("tile_at", (where, index), tile, "The tile on a slot.", "tile_at(\"dudley\", 0).cubes == 1",
+    fn("tile_at", (where, index), tile, "The tile on a slot.", f"tile_at(\"{town}\", 0).cubes == 1",
        lambda env, loc, i: game(env).tile_in(_slot(rs, loc, i)))
-    fn("occupied", (where, index), BOOL, "A tile stands on the slot.", "not occupied(\"dudley\", 0)",
+    fn("occupied", (where, index), BOOL, "A tile stands on the slot.", f"not occupied(\"{town}\", 0)",
        lambda env, loc, i: not game(env).slot_free(_slot(rs, loc, i)))
     fn("link_seat", (Param("link", link),), INT, "Seat of the link's owner, 0 if none.", "link_seat(\"L04\") == 1",
        lambda env, k: game(env).state.links.get(k, 0))
     fn("merchant_at", (where, index), merchant_tile, "The merchant tile on a merchant space.",
-       "merchant_at(\"oxford\", 0).has_beer", lambda env, loc, i: _merchant(env, loc, i))
+       f"merchant_at(\"{merchant}\", 0).has_beer", lambda env, loc, i: _merchant(env, loc, i))
     fn("mat_level", (p, Param("industry", industry)), INT, "Level of the lowest tile left on the mat (0: none).",
-       "mat_level(player(1), \"coal\") == 2", lambda env, q, i: _mat_level(env, q, i))
+       f"mat_level(player(1), \"{an_industry}\") == 2", lambda env, q, i: _mat_level(env, q, i))
     fn("removed", (p,), INT, "Tiles of the player that left the board for good.", "removed(player(2)) == 1",
        lambda env, q: q.removed)
-    fn("hand_faces", (p,), ListType(STR), "Faces of the cards in hand.", "\"dudley\" in hand_faces(player(1))",
+    fn("hand_faces", (p,), ListType(STR), "Faces of the cards in hand.", f"\"{town}\" in hand_faces(player(1))",
        lambda env, q: [c.face for c in q.hand])
     fn("place", (seat,), INT, "Place in the standings.", "place(1) == 1", lambda env, s: _place(env, s))
     name("to_act", player, "The player whose turn it is.", "to_act == player(2)", lambda env: game(env).me)
     name("asked", INT, "Seat asked the open question, 0 if none.", "asked == 1",
          _asked)
-    name("options", ListType(STR), "Answers of the open question.", "options == [\"dudley/0\"]",
+    name("options", ListType(STR), "Answers of the open question.", f"options == [\"{town}/0\"]",
          _options)
     name("turn_order", ListType(INT), "Seats in turn order.", "turn_order == [2, 1]",
          lambda env: list(game(env).state.turn_order))
     name("game_over", BOOL, "The game has ended.", "game_over", lambda env: game(env).state.finished)
     name("deck_faces", ListType(STR), "Faces of the cards in the draw deck, top card last.",
-         "count(f in deck_faces where f == \"leek\") == 2", lambda env: [c.face for c in game(env).state.deck])
+         f"count(f in deck_faces where f == \"{town}\") == 2", lambda env: [c.face for c in game(env).state.deck])
     fn("discard_faces", (p,), ListType(STR), "Faces of the cards on the discard pile.",
-       "discard_faces(player(1)) == [\"dudley\"]", lambda env, q: [c.face for c in q.discard])
+       f"discard_faces(player(1)) == [\"{town}\"]", lambda env, q: [c.face for c in q.discard])
     fn("wild_pile", (Param("kind", STR),), INT,
        "Cards left on a wild card pile (\"wild_location\", \"wild_industry\").",
        "wild_pile(\"wild_location\") == 4", lambda env, k: _wild_pile(env, k))

@@ -1,0 +1,98 @@
+"""No Python string literal of the interpreter names a game's resource, industry, location, link kind
+or action: game knowledge lives in YAML (issue 16). Docstrings are prose and do not count; the trace
+importer (interpreter/tools/trace_*.py) translates one game's logs and is left out on purpose.
+
+The ruleset a command uses when none is named is written beside the rulesets (rulesets/__init__.py,
+`DEFAULT`), not in the interpreter. The words are the ids of every ruleset under rulesets/ (a new
+ruleset, such as Lancashire, is included as soon as its folder exists), loaded with the project's
+own loader."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+from interpreter.ruleset.loader import load_ruleset
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("interpreter", "brass_dsl")
+EXCLUDED = ("interpreter/tools/trace_*.py",)  # the trace importer: it reads one game's logs by name
+
+# PENDING: the bots' files belong to another step of issue 16 (their Birmingham knowledge is being
+# moved to YAML); they are skipped until that lands. Remove an entry as soon as its file is clean.
+PENDING = ("interpreter/tools/bots*.py", "interpreter/tools/brass_knowledge*.py")
+
+# Words of the ruleset format that happen to equal an action id, allowed only in these files:
+#   develop: a tile's `develop:` flag (removable by Develop) and the `develop` effect primitive;
+#   loan:    the `economy.loan` terms and the `loan` name that reads them;
+#   network: an era's `network:` options (links, money, needs per row).
+# Renaming them would change every ruleset's YAML; they name parts of the format, not of a game.
+FORMAT_WORDS = {
+    "develop": {"interpreter/ruleset/schema.py", "interpreter/ruleset/model.py", "interpreter/ruleset/declared.py",
+                "interpreter/ruleset/primitives.py",
+                "interpreter/ruleset/effects.py", "interpreter/engine/effect_impls.py"},
+    "loan": {"interpreter/ruleset/schema.py", "interpreter/ruleset/model.py", "interpreter/ruleset/primitives.py"},
+    "network": {"interpreter/ruleset/schema.py", "interpreter/ruleset/primitives.py", "interpreter/ruleset/sizes.py",
+                "interpreter/ruleset/examples.py",
+                "interpreter/ruleset/crossref.py", "interpreter/ruleset/compile_rules.py"},
+}
+
+
+def game_words() -> set[str]:
+    """Ids of resources, industries, locations, link kinds and actions of every built-in ruleset."""
+    words: set[str] = set()
+    for folder in sorted((ROOT / "rulesets").iterdir()):
+        if not (folder / "ruleset.yaml").is_file():
+            continue
+        rs = load_ruleset(folder)
+        words.update(rs.resources, rs.industries, rs.locations, rs.link_kinds, rs.actions)
+    return words
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def _skipped(rel: str) -> bool:
+    return any(Path(rel).match(pattern) for pattern in (*EXCLUDED, *PENDING))
+
+
+def findings(words: set[str]) -> Iterator[str]:
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if _skipped(rel):
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            allowed = _docstrings(tree)
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in words
+                        and id(node) not in allowed and rel not in FORMAT_WORDS.get(node.value, ())):
+                    yield f"{rel}:{node.lineno}:{node.value}"
+
+
+def test_the_words_come_from_every_ruleset() -> None:
+    words = game_words()
+    # Birmingham's ids are there (the scan would pass vacuously without them)
+    assert {"coal", "beer", "canal", "rail", "brewery", "birmingham", "network", "scout"} <= words
+    if (ROOT / "rulesets" / "lancashire" / "ruleset.yaml").is_file():
+        assert {"cotton_mill", "shipyard", "double_build"} <= words
+
+
+def test_no_string_literal_names_a_game_word() -> None:
+    found = sorted(findings(game_words()), key=lambda f: (f.split(":")[0], int(f.split(":")[1])))
+    assert not found, "game words in Python strings (move them to YAML):\n" + "\n".join(found)
+
+
+def test_the_scan_sees_a_literal() -> None:
+    """The scan itself: a literal outside a docstring is found, a docstring is not."""
+    tree = ast.parse('"""coal"""\nX = "coal"\n')
+    constants = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and id(n) not in _docstrings(tree)]
+    assert [c.value for c in constants] == ["coal"]
