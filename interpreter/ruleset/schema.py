@@ -181,6 +181,7 @@ SECTIONS: dict[str, dict[str, Any]] = {
     "rules": req({"type": "dict", "keysrules": RULE_ID, "valuesrules": record({
         "text": req({"type": "string", "empty": False}),
         "source": {"type": "string"},
+        "not_implemented": {"type": "string", "empty": False},  # why the ruleset does not play it
     }, cite=False)}),
     # board.yaml
     "colour_groups": req(table_of(record({"name": req({"type": "string"}), "colour": COLOUR}))),
