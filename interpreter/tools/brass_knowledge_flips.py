@@ -12,6 +12,7 @@ from interpreter.engine.table import Table
 from interpreter.ruleset.model import TileSpec
 from interpreter.tools.brass_knowledge_facts import (
     BEER_DEMAND,
+    BURNT_DEMAND,
     DEMAND,
     INFINITE,
     LINK_DEMAND,
@@ -28,6 +29,7 @@ from interpreter.tools.brass_knowledge_facts import (
     facts,
     phase_of,
 )
+from interpreter.tools.brass_knowledge_roles import Role, roles
 
 
 class Prospects:
@@ -101,7 +103,8 @@ class Prospects:
             if self.rs.resources[resource].market is None:
                 demand = self._beer_need(None) + actions * BEER_DEMAND
             else:
-                demand = actions * (DEMAND.get(resource, 0.2) + LINK_DEMAND * link_use)
+                burnt = resource in roles(self.rs).consumed(Role.LINK)
+                demand = actions * ((BURNT_DEMAND if burnt else DEMAND) + LINK_DEMAND * link_use)
             found = self._market[resource] = (supply, demand)
         return found
 
