@@ -31,6 +31,8 @@ from interpreter.tools.brass_knowledge_facts import (
 )
 from interpreter.tools.brass_knowledge_roles import Role, roles
 
+SOLD = "sold"  # an industry's `flips`: its tiles flip when sold
+
 
 class Prospects:
     """The flip chances of one position's tiles; `extra_links` are lines taken as built by `owner`
@@ -145,8 +147,18 @@ class Prospects:
         found = self._buyers.get(industry)
         if found is None:
             sources = {m.location for m in self.state.merchants if industry in m.buys}
+            if not self.rs.merchants:
+                sources = self._trade_partners(industry)
             found = self._buyers[industry] = self.missing_links(sources)
         return found
+
+    def _trade_partners(self, industry: str) -> set[str]:
+        """Where a sold tile finds a buyer in a ruleset without merchants (Lancashire): the tiles of
+        another industry that flips when sold (a Cotton Mill sells to a Port, and so a Port flips)
+        and the board's edge, its locations without slots (the Distant Market's trade icons)."""
+        tiles = {t.slot.location for t in self.state.tiles.values() if not t.flipped and t.spec.industry != industry
+                 and self.rs.industries[t.spec.industry].flips == SOLD}
+        return tiles | {loc for loc, spec in self.rs.locations.items() if not spec.slots}
 
     def missing_links(self, sources: Iterable[str]) -> dict[str, int]:
         """0-1 breadth-first search from `sources` over the lines of the board."""
