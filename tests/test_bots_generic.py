@@ -51,7 +51,7 @@ def literals(path: Path) -> list[tuple[int, str]]:
 
 
 def test_the_bots_write_no_word_of_either_game(birmingham: Ruleset) -> None:
-    words = game_words(birmingham) | LANCASHIRE_WORDS
+    words = game_words(birmingham) | game_words(load_ruleset("lancashire")) | LANCASHIRE_WORDS
     assert len(BOT_MODULES) >= 10
     found = [f"{path.name}:{line}: {text!r}" for path in BOT_MODULES for line, text in literals(path) if text in words]
     assert found == []
@@ -126,6 +126,54 @@ def test_the_search_bot_chooses_legal_decisions_on_a_variant(variant: str) -> No
     for step in range(60):
         bot = search if step % 20 == 0 else greedy
         decision = decide(bot, game)
+        assert decision in game.legal_actions()
+        game.apply(decision)
+    assert check_invariants(game.table) == []
+
+
+def test_lancashires_actions_get_their_roles_from_their_effects() -> None:
+    """Brass: Lancashire: two build-like actions, no scout, no beer; a sale's tile is its first `tile` choice."""
+    known = roles(load_ruleset("lancashire"))
+    assert {a: s.role for a, s in known.shapes.items()} == {
+        "build": Role.BUILD, "double_build": Role.BUILD, "network": Role.LINK, "develop": Role.DEVELOP,
+        "sell": Role.SELL, "loan": Role.LOAN, "pass": Role.PASS}
+    assert known.ids(*PREFERENCE) == ("sell", "build", "double_build", "network", "develop", "loan", "pass")
+    assert known.shape("double_build").cards == ("card", "second_card")
+    assert known.shape("sell").named("tile") == "tile" and known.shape("sell").named("merchant_tile") is None
+    assert known.consumed(Role.LINK) == ("coal",)
+
+
+def test_bots_finish_a_game_of_lancashire() -> None:
+    """No merchants, no beer, no scout: every bot's decision is legal and every invariant holds;
+    the heuristic beats the random player."""
+    game = play(load_ruleset("lancashire"), ["heuristic", "greedy", "greedy", "random"], 2)
+    vp = {row["seat"]: row["vp"] for row in game.standings()}
+    assert game.is_over and vp[1] > vp[4]
+
+
+def test_the_heuristic_bot_looks_for_buyers_without_merchants() -> None:
+    """In Lancashire a Cotton Mill sells to a Port or, through the board's edge, the Distant Market:
+    a mill's chance to flip is not the chance of a tile no one buys."""
+    from interpreter.tools.brass_knowledge_facts import NO_BUYER
+    from interpreter.tools.brass_knowledge_flips import Prospects
+
+    rs = load_ruleset("lancashire")
+    game = Game.new(rs, 2, 1)
+    prospects = Prospects(game.table)
+    mill = rs.tiles["cotton_mill"][0]
+    edges = [loc for loc, spec in rs.locations.items() if not spec.slots]
+    distances = prospects.buyer_distance("cotton_mill")
+    assert len(edges) == 6 and all(distances[edge] == 0 for edge in edges)
+    towns = [loc for loc in distances if loc not in edges]
+    chances = [prospects.prospects_at(mill, town, 0, game.table.me)[0] for town in towns]
+    assert len(towns) >= 10 and max(chances) > 5 * NO_BUYER
+
+
+def test_the_search_bot_chooses_legal_decisions_in_lancashire() -> None:
+    game = Game.new(load_ruleset("lancashire"), 2, 6)
+    search, greedy = make_bot("search:20", 1), make_bot("greedy", 2)
+    for step in range(60):
+        decision = decide(search if step % 20 == 0 else greedy, game)
         assert decision in game.legal_actions()
         game.apply(decision)
     assert check_invariants(game.table) == []
