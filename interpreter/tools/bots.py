@@ -20,6 +20,18 @@ from interpreter.engine.state import Player
 from interpreter.engine.values import encode
 from interpreter.tools.bots_heuristic import HeuristicBot
 from interpreter.tools.bots_search import make_search_bot
+from interpreter.tools.brass_knowledge_roles import (
+    CARD,
+    FLAG,
+    INDUSTRY,
+    LINK,
+    LOCATION,
+    PREFERENCE,
+    SLOT,
+    TILE,
+    Role,
+    roles,
+)
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -67,8 +79,8 @@ class RandomBot:
         return legal[self.rng.below(len(legal))]
 
 
-# Action choice: the first one available in this order wins (see GreedyBot).
-ACTION_PREFERENCE = ("sell", "build", "network", "develop", "loan", "pass", "scout")
+# Action choice: the first one available in the order of `brass_knowledge_roles.PREFERENCE` wins
+# (sell, build, link, develop, loan, pass, mend the hand: see GreedyBot).
 LOAN_BELOW = 10  # take a loan only when money is below this …
 LOAN_MIN_INCOME = -3  # … and income is at least this level: a loan costs 3 levels, and a debt
 #                        spiral of shortfalls costs tiles and VP
@@ -123,22 +135,23 @@ class GreedyBot:
 
     def _choose_action(self, game: SeatView, legal: list[Decision]) -> Decision:
         available = {d["action"]: d for d in legal}
-        for action in ACTION_PREFERENCE:
+        for action in roles(game.ruleset).ids(*PREFERENCE):
             if action in available and self._wanted(game, action):
                 return available[action]
         return legal[self.rng.below(len(legal))]  # a ruleset with other actions: any
 
     def _wanted(self, game: SeatView, action: str) -> bool:
         me = game.table.me
-        if action == "loan":
+        role = roles(game.ruleset).role(action)
+        if role is Role.LOAN:
             return me.money < self.loan_below and game.table.income_level(me) >= self.loan_min_income
-        if action == "build":
+        if role is Role.BUILD:
             return best_build_value(game, me) >= BUILD_MIN_VALUE
         return True
 
     def _score(self, game: SeatView, player: Player, decision: Decision) -> float:
         (name, value), = decision.items()
-        scorer = SCORERS.get(name)
+        scorer = PROTOCOL_SCORERS.get(name) or SCORERS.get(_choice_type(game, name) or "")
         return scorer(game, player, value) if scorer else 0.0
 
 
@@ -148,6 +161,16 @@ def _action_id(game: SeatView) -> str | None:
     return game.pending.action.id if game.pending is not None else None
 
 
+def _role(game: SeatView) -> Role:
+    return roles(game.ruleset).role(_action_id(game))
+
+
+def _choice_type(game: SeatView, name: str) -> str | None:
+    """The type of a choice of the pending action (the bot knows choices by type, not by name)."""
+    action = _action_id(game)
+    return roles(game.ruleset).shape(action).types.get(name) if action is not None else None
+
+
 def _card(game: SeatView, player: Player, card_id: Any) -> float:
     card = game.table.cards.get(card_id)
     return -10.0 if card is not None and card.wild else 0.0
@@ -155,7 +178,7 @@ def _card(game: SeatView, player: Player, card_id: Any) -> float:
 
 def _location(game: SeatView, player: Player, location: Any) -> float:
     """The build value here of the chosen industry, or of the best industry a free slot shows."""
-    industry = _bound(game, "industry")
+    industry = _bound(game, INDUSTRY)
     if industry is not None:
         return build_value(game, player, location, industry)
     slots = game.ruleset.locations[location].slots
@@ -171,9 +194,9 @@ def _industry(game: SeatView, player: Player, industry: Any) -> float:
     """
     if game.table.tiles_left(player, industry) <= 0:
         return -100.0
-    if _action_id(game) != "build":
+    if _role(game) is not Role.BUILD:
         return -float(game.table.lowest_tile(player, industry).vp)
-    location = _bound(game, "location")
+    location = _bound(game, LOCATION)
     if location is not None:
         return build_value(game, player, location, industry)
     return max((build_value(game, player, loc, industry) for loc in _candidate_locations(game, industry)),
@@ -205,17 +228,18 @@ def _industries_at(game: SeatView, location: str) -> set[str]:
     return {i for slot in game.ruleset.locations[location].slots for i in slot.industries}
 
 
-def _bound(game: SeatView, name: str) -> str | None:
-    """The encoded value of a choice already made in the pending action, if any."""
+def _bound(game: SeatView, kind: str) -> str | None:
+    """The encoded value of the choice of a type already made in the pending action, if any."""
     pending = game.pending
-    if pending is None or name not in pending.vars:
+    name = roles(game.ruleset).shape(pending.action.id).named(kind) if pending is not None else None
+    if pending is None or name is None or name not in pending.vars:
         return None
     return encode(pending.vars[name])
 
 
 def _candidate_locations(game: SeatView, industry: str) -> list[str]:
     """Where the pending build's card could put the industry (the engine filters the rest)."""
-    card = game.table.cards.get(_bound(game, "card") or "")
+    card = game.table.cards.get(_bound(game, CARD) or "")
     places: Iterable[str] = game.ruleset.locations
     if card is not None and card.kind in ("location", "wild_location"):
         places = card.locations
@@ -267,10 +291,10 @@ def _link(game: SeatView, player: Player, link_id: Any) -> float:
 
 
 def _done(game: SeatView, player: Player, value: Any) -> float:
-    action = _action_id(game)
-    if action == "develop":
+    role = _role(game)
+    if role is Role.DEVELOP:
         return 1000.0
-    if action == "network":
+    if role is Role.LINK:
         return 1000.0 if player.money < SECOND_RAIL_LINK_MONEY else -1000.0
     return -1000.0  # selling: sell everything that can be sold
 
@@ -280,7 +304,7 @@ def _tile(game: SeatView, player: Player, slot_id: Any) -> float:
     return float(tile.spec.vp + tile.spec.income) if tile else 0.0
 
 
-def _merchant_beer(game: SeatView, player: Player, value: Any) -> float:
+def _flag(game: SeatView, player: Player, value: Any) -> float:
     return 1.0 if value else 0.0
 
 
@@ -296,11 +320,12 @@ def _answer(game: SeatView, player: Player, option: Any) -> float:
     return 0.0
 
 
-SCORERS: dict[str, Callable[[SeatView, Player, Any], float]] = {
-    "card": _card, "second_card": _card, "third_card": _card,
-    "location": _location, "industry": _industry, "slot": _slot, "link": _link, "done": _done,
-    "tile": _tile, "merchant_beer": _merchant_beer, "answer": _answer,
-}
+Scorer = Callable[["SeatView", Player, Any], float]
+# Choices by their type (a yes/no choice is a merchant's beer: take it) …
+SCORERS: dict[str, Scorer] = {CARD: _card, LOCATION: _location, INDUSTRY: _industry, SLOT: _slot, LINK: _link,
+                              TILE: _tile, FLAG: _flag}
+# … and the engine's own decisions by name (engine/protocol.py).
+PROTOCOL_SCORERS: dict[str, Scorer] = {"done": _done, "answer": _answer}
 
 class BotRegistry(dict[str, Callable[[int], Bot]]):
     """The bots by name. `name in BOTS` also holds for a name with valid options (`search:400`), so

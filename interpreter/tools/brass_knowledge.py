@@ -13,8 +13,9 @@ how many link icons a location will show. They were tuned by self-play (docs/bot
 
 The knowledge is split by job: `brass_knowledge_facts` (the judgements, and what the ruleset says
 about the shape of the game), `brass_knowledge_flips` (will a tile flip?), `brass_knowledge_outlook`
-(a position in VP), `brass_knowledge_actions` (an action in VP), `brass_knowledge_choices` (the
-engine's decisions of Birmingham's actions, valued: the only part that knows the actions' names).
+(a position in VP), `brass_knowledge_actions` (an action in VP), `brass_knowledge_roles` (what each
+action of the ruleset is for, read from its effects, and its choices by type) and
+`brass_knowledge_choices` (the engine's decisions, valued by role: no part knows an action's name).
 This module is their front door: the bots import from it.
 
 The position is judged as an experienced player does, in VP:

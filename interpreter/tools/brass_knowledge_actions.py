@@ -23,6 +23,7 @@ from interpreter.tools.brass_knowledge_facts import (
     scorings,
 )
 from interpreter.tools.brass_knowledge_outlook import Outlook
+from interpreter.tools.brass_knowledge_roles import Role, roles
 
 # == what an action is worth, before looking closer ==============================================
 
@@ -45,6 +46,12 @@ class Appraiser:
         self._link_cache: dict[str, float] = {}
         self._costs: dict[tuple[str, int, str], int] = {}
         self._pending = self.outlook.pending_spaces(self.me)
+        known = roles(self.rs)
+        # What each kind of action burns: a tile lists its needs, a network option its costs, under
+        # the resource's id; only what has a market costs money (the rest comes free from producers).
+        self._build_needs = known.consumed(Role.BUILD)
+        self._link_needs = tuple(r for r in known.consumed(Role.LINK) if self.rs.resources[r].market is not None)
+        self._develop_needs = known.consumed(Role.DEVELOP)
 
     # -- building --------------------------------------------------------------------------------
 
@@ -64,7 +71,7 @@ class Appraiser:
         else:
             worth += out.pending_worth(me, None, pending + chance * spec.income) - out.pending_worth(me)
         worth += chance * spec.link_icons * self._my_links_at.get(location, 0)
-        cost = spec.cost + self._cost("coal", spec.coal, location) + self._cost("iron", spec.iron, location)
+        cost = spec.cost + sum(self._cost(r, getattr(spec, r, 0), location) for r in self._build_needs)
         worth += (money - cost) * self.rate + out.liquidity(me.money + money - cost) - out.liquidity(me.money)
         old = self.table.state.tiles.get(slot_id)
         if old is not None and old.owner is me:
@@ -123,8 +130,10 @@ class Appraiser:
     def links(self, links: list[str]) -> float:
         option = next((o for o in self.outlook.era.network if o.links == len(links)), None)
         money = option.money if option is not None else 0
-        coal = option.coal // max(1, len(links)) if option is not None else 0
-        cost = money + sum(self.table.source_cost(self.me, "coal", coal, list(self.rs.links[k].ends)) for k in links)
+        per_link = {r: getattr(option, r, 0) // max(1, len(links)) if option is not None else 0
+                    for r in self._link_needs}
+        cost = money + sum(self.table.source_cost(self.me, r, per_link[r], list(self.rs.links[k].ends))
+                           for k in links for r in self._link_needs)
         return sum(self.link(k) for k in links) - cost * self.rate
 
     # -- selling, developing, loans --------------------------------------------------------------
@@ -158,8 +167,9 @@ class Appraiser:
         used = dict(me.mat_used)
         for industry in industries:
             used[industry] = used.get(industry, 0) + 1
-        iron = self.table.source_cost(me, "iron", len(industries), [])
-        return out.mat_worth(me, used) - out.mat_worth(me) - iron * self.rate
+        # one cube of each resource the develop action consumes per tile removed (R-DEV-02)
+        price = sum(self.table.source_cost(me, r, len(industries), []) for r in self._develop_needs)
+        return out.mat_worth(me, used) - out.mat_worth(me) - price * self.rate
 
     def rescue_loan(self) -> bool:
         """Whether a seat that can pay for nothing (only a loan, a pass or a scout is possible) takes a

@@ -12,6 +12,7 @@ from interpreter.engine.table import Table
 from interpreter.ruleset.model import TileSpec
 from interpreter.tools.brass_knowledge_facts import (
     BEER_DEMAND,
+    BURNT_DEMAND,
     DEMAND,
     INFINITE,
     LINK_DEMAND,
@@ -28,6 +29,9 @@ from interpreter.tools.brass_knowledge_facts import (
     facts,
     phase_of,
 )
+from interpreter.tools.brass_knowledge_roles import Role, roles
+
+SOLD = "sold"  # an industry's `flips`: its tiles flip when sold
 
 
 class Prospects:
@@ -101,7 +105,8 @@ class Prospects:
             if self.rs.resources[resource].market is None:
                 demand = self._beer_need(None) + actions * BEER_DEMAND
             else:
-                demand = actions * (DEMAND.get(resource, 0.2) + LINK_DEMAND * link_use)
+                burnt = resource in roles(self.rs).consumed(Role.LINK)
+                demand = actions * ((BURNT_DEMAND if burnt else DEMAND) + LINK_DEMAND * link_use)
             found = self._market[resource] = (supply, demand)
         return found
 
@@ -142,8 +147,18 @@ class Prospects:
         found = self._buyers.get(industry)
         if found is None:
             sources = {m.location for m in self.state.merchants if industry in m.buys}
+            if not self.rs.merchants:
+                sources = self._trade_partners(industry)
             found = self._buyers[industry] = self.missing_links(sources)
         return found
+
+    def _trade_partners(self, industry: str) -> set[str]:
+        """Where a sold tile finds a buyer in a ruleset without merchants (Lancashire): the tiles of
+        another industry that flips when sold (a Cotton Mill sells to a Port, and so a Port flips)
+        and the board's edge, its locations without slots (the Distant Market's trade icons)."""
+        tiles = {t.slot.location for t in self.state.tiles.values() if not t.flipped and t.spec.industry != industry
+                 and self.rs.industries[t.spec.industry].flips == SOLD}
+        return tiles | {loc for loc, spec in self.rs.locations.items() if not spec.slots}
 
     def missing_links(self, sources: Iterable[str]) -> dict[str, int]:
         """0-1 breadth-first search from `sources` over the lines of the board."""
