@@ -19,9 +19,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("interpreter", "brass_dsl")
 EXCLUDED = ("interpreter/tools/trace_*.py",)  # the trace importer: it reads one game's logs by name
 
-# PENDING: the bots' files belong to another step of issue 16 (their Birmingham knowledge is being
-# moved to YAML); they are skipped until that lands. Remove an entry as soon as its file is clean.
-PENDING = ("interpreter/tools/bots*.py", "interpreter/tools/brass_knowledge*.py")
 
 # Words of the ruleset format that happen to equal an action id, allowed only in these files:
 #   develop: a tile's `develop:` flag (removable by Develop) and the `develop` effect primitive;
@@ -61,7 +58,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 def _skipped(rel: str) -> bool:
-    return any(Path(rel).match(pattern) for pattern in (*EXCLUDED, *PENDING))
+    return any(Path(rel).match(pattern) for pattern in EXCLUDED)
 
 
 def findings(words: set[str]) -> Iterator[str]:

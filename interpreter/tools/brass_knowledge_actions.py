@@ -71,7 +71,7 @@ class Appraiser:
         else:
             worth += out.pending_worth(me, None, pending + chance * spec.income) - out.pending_worth(me)
         worth += chance * spec.link_icons * self._my_links_at.get(location, 0)
-        cost = spec.cost + sum(self._cost(r, getattr(spec, r, 0), location) for r in self._build_needs)
+        cost = spec.cost + sum(self._cost(r, spec.needs.get(r, 0), location) for r in self._build_needs)
         worth += (money - cost) * self.rate + out.liquidity(me.money + money - cost) - out.liquidity(me.money)
         old = self.table.state.tiles.get(slot_id)
         if old is not None and old.owner is me:
@@ -130,7 +130,7 @@ class Appraiser:
     def links(self, links: list[str]) -> float:
         option = next((o for o in self.outlook.era.network if o.links == len(links)), None)
         money = option.money if option is not None else 0
-        per_link = {r: getattr(option, r, 0) // max(1, len(links)) if option is not None else 0
+        per_link = {r: option.needs.get(r, 0) // max(1, len(links)) if option is not None else 0
                     for r in self._link_needs}
         cost = money + sum(self.table.source_cost(self.me, r, per_link[r], list(self.rs.links[k].ends))
                            for k in links for r in self._link_needs)

@@ -89,7 +89,7 @@ class Prospects:
         if missing >= INFINITE:
             return NO_BUYER, 1.0
         chance = SELL_CHANCE * MISSING_LINK ** missing
-        if spec.beer > self._beer_for(owner):
+        if self._sale_need(spec) > self._beer_for(owner):
             chance *= SHORT_OF_BEER
         actions = 1.0 + 0.5 * missing  # the sale, and the links someone still has to build
         return chance * min(1.0, self.phase.actions_era / actions), actions
@@ -101,7 +101,7 @@ class Prospects:
             actions = self.phase.actions_era * len(self.state.players)
             supply = float(sum(t.cubes for t in self._producers(resource)))
             network = self.era.network
-            link_use = max((getattr(o, resource, 0) / max(1, o.links) for o in network), default=0)
+            link_use = max((o.needs.get(resource, 0) / max(1, o.links) for o in network), default=0)
             if self.rs.resources[resource].market is None:
                 demand = self._beer_need(None) + actions * BEER_DEMAND
             else:
@@ -119,9 +119,14 @@ class Prospects:
 
     def _beer_need(self, owner: Player | None) -> float:
         """Barrels the unsold tiles on the board need (of one owner, or all)."""
-        return float(sum(t.spec.beer for t in self.state.tiles.values()
+        return float(sum(self._sale_need(t.spec) for t in self.state.tiles.values()
                          if not t.flipped and self.rs.industries[t.spec.industry].produces is None
                          and (owner is None or t.owner is owner)))
+
+    def _sale_need(self, spec: TileSpec) -> int:
+        """What selling a tile of `spec` consumes: its needs of the resources a sell-like action
+        consumes (Birmingham's beer; nothing in a game whose sales consume nothing)."""
+        return sum(spec.needs.get(r, 0) for r in roles(self.rs).consumed(Role.SELL))
 
     def _own_beer_need(self, owner: Player) -> float:
         mine = self._beer_need(owner)
