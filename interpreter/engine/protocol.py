@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from brass_dsl.runtime import ABSENT
 from interpreter.engine.decisions import DecisionEngine, Pending
 from interpreter.engine.flow import Flow
 from interpreter.engine.refusals import Refusals
@@ -146,6 +147,10 @@ class DecisionProtocol:
         part = self.decisions.current_part(pending)
         param = part.params[pending.index]
         if set(decision) != {param.name}:
+            skipped = [p for p in part.params[:pending.index]
+                       if p.name in decision and pending.vars.get(p.name) is ABSENT]
+            if skipped:
+                raise self.refusals.not_asked(pending, skipped[0], decision)
             raise self.refusals.wrong_key(pending, param, decision)
         wanted = decision[param.name]
         env = self.decisions.env(pending.vars)
@@ -179,11 +184,23 @@ class DecisionProtocol:
         pending = self.pending
         assert pending is not None
         part = self.decisions.current_part(pending)
+        self._skip_absent(pending, part)
         if pending.index < len(part.params):
             return
         self.flow.queue_steps(part.effects, pending.vars)
         self.flow.queue("part_done")
         self.flow.run()
+
+    def _skip_absent(self, pending: Pending, part: Any) -> None:
+        """Bind the next optional params whose `when:` does not hold to ABSENT: they are not asked,
+        and no decision names them (docs/ruleset-format.md, optional params)."""
+        if pending.index >= len(part.params) or part.params[pending.index].when is None:
+            return
+        plan, env = self.decisions.plan(part), self.decisions.env(pending.vars)
+        while pending.index < len(part.params) and part.params[pending.index].when is not None \
+                and self.decisions.domain(part, pending.index, env) == [ABSENT]:
+            self.decisions.try_value(plan, pending.index, ABSENT, env)
+            pending.index += 1
 
     def _part_done(self) -> None:
         """A part's effects are done: another repetition may follow, or the action ends."""
@@ -193,7 +210,8 @@ class DecisionProtocol:
         part = self.decisions.current_part(pending)
         if pending.in_repeat:
             pending.repeats_done += 1
-            pending.repetitions.append({p.name: pending.vars.get(p.name) for p in part.params})
+            pending.repetitions.append({p.name: pending.vars.get(p.name) for p in part.params
+                                        if pending.vars.get(p.name) is not ABSENT})
             for name in [p.name for p in part.params] + list(part.derived):
                 pending.vars.pop(name, None)
         pending.index = 0
@@ -334,6 +352,8 @@ class DecisionProtocol:
         yield {"action": found.id}, action
         for param in found.part.params:
             if param.name not in action:
+                if param.when is not None:  # optional: if it is asked, the next decision is refused
+                    continue
                 raise self.refusals.missing_choice(found, param.name)
             yield {param.name: action[param.name]}, action
         if found.repeat is None:
@@ -342,6 +362,8 @@ class DecisionProtocol:
             if self.pending is None or self.pending.action is not found:
                 self._no_more_repeats(found, action)
             for param in found.repeat.part.params:
+                if param.name not in repetition and param.when is not None:
+                    continue  # optional: as above
                 if param.name not in repetition:
                     raise self.refusals.missing_choice(found, param.name, within=found.repeat.name)
                 yield {param.name: repetition[param.name]}, repetition

@@ -109,6 +109,7 @@ PARAM = record({
     "name": req(ID),
     "type": req(ID),
     "from": req(EXPR_OR_LIST),
+    "when": EXPR,  # optional param: asked only when this holds (docs/ruleset-format.md)
     "doc": {"type": "string"},
 })
 
