@@ -301,7 +301,7 @@ class _Checker:
         entry = self.registry.lookup_name(name) if name is not None else None
         if arg is None or entry is None or name is None or not self.registry.is_conditional(name):
             self.error(f"{PRESENT}(…) takes the name of an action param that has `when:` (one that may be "
-                       f"absent), like {PRESENT}(merchant)", node)
+                       f"absent), like {PRESENT}(x) for a param x", node)
             return None
         self.names_used.add(name)
         test = FunctionEntry(PRESENT, (Param("param", entry.type),), BOOL, "Whether an optional param was asked.",

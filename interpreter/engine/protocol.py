@@ -53,6 +53,7 @@ class DecisionProtocol:
         self.ends: EndSearch | None = None  # the search deciding whether an action can still end legally
         self._whole: Decision | None = None  # the whole action being fed, if any
         self._wanted_repeats = 0  # … and how many repetitions it asks for
+        self._skipped: dict[str, Any] = {}  # optional params passed over since the last decision, by name
 
     @property
     def question(self) -> dict[str, Any] | None:
@@ -139,6 +140,7 @@ class DecisionProtocol:
             raise self.refusals.cannot_start(action, self.decisions.whole_failures(untaken))
         self.pending = Pending(action, {ACTION_VAR: action.id})
         self.moves.append(decision)
+        self._skipped = {}
         self._after_choice()
 
     def _choose(self, decision: Decision, whole: Decision | None) -> None:
@@ -147,8 +149,7 @@ class DecisionProtocol:
         part = self.decisions.current_part(pending)
         param = part.params[pending.index]
         if set(decision) != {param.name}:
-            skipped = [p for p in part.params[:pending.index]
-                       if p.name in decision and pending.vars.get(p.name) is ABSENT]
+            skipped = [self._skipped[name] for name in decision if name in self._skipped]
             if skipped:
                 raise self.refusals.not_asked(pending, skipped[0], decision)
             raise self.refusals.wrong_key(pending, param, decision)
@@ -169,6 +170,7 @@ class DecisionProtocol:
         pending.index += 1
         pending.decisions.append(decision)
         self.moves.append(decision)
+        self._skipped = {}
         self._after_choice()
 
     def complete_part(self) -> None:
@@ -200,6 +202,7 @@ class DecisionProtocol:
         while pending.index < len(part.params) and part.params[pending.index].when is not None \
                 and self.decisions.domain(part, pending.index, env) == [ABSENT]:
             self.decisions.try_value(plan, pending.index, ABSENT, env)
+            self._skipped[part.params[pending.index].name] = part.params[pending.index]
             pending.index += 1
 
     def _part_done(self) -> None:
@@ -267,7 +270,7 @@ class DecisionProtocol:
         """Forget every decision taken since `checkpoint`, the state having been put back by the caller."""
         moves, self._ended = checkpoint
         del self.moves[moves:]
-        self.pending, self._whole, self._wanted_repeats = None, None, 0
+        self.pending, self._whole, self._wanted_repeats, self._skipped = None, None, 0, {}
         self.flow.reset()
         self.table.named_sources.clear()
         self.table.changed()

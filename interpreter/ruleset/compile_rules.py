@@ -302,7 +302,9 @@ class RulesetCompiler:
             param, p_type = self.param(path + ("params", i), p, scope, first_of_repeat=i == 0 and "nth" in extra)
             params.append(param)
             if p_type is not None:
-                implies = proven(param.when.tree.node, True) if param.when is not None else None
+                # optional even if its `when:` has an error (reported): reading it unguarded is one too
+                implies = proven(param.when.tree.node, True) if param.when is not None else \
+                    (frozenset() if "when" in p else None)
                 scope = self._bind(scope, p["name"], p_type, path + ("params", i, "name"), implies)
         derived = {}
         for name in data.get("derived", {}):
