@@ -14,10 +14,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
 
+from test_two_buyers import sell, seller, to_market, to_oxford
+
 from interpreter.engine.game import Game, IllegalAction
 
 from position import card_id
-from test_two_buyers import seller, sell, to_market, to_oxford
 
 Errors = Callable[[str], list[tuple[int, str]]]
 
