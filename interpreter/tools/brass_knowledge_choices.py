@@ -54,7 +54,9 @@ def whole_value(appraiser: Appraiser, whole: dict[str, Any]) -> float:
     if kind == "network":
         return appraiser.links([part["link"] for part in whole.get("links", [])])
     if kind == "sell":
-        return sum(appraiser.sale(s["tile"], s["merchant"], s["merchant_beer"]) for s in whole.get("sales", []))
+        # a sale naming no merchant (an optional param of a variant's other buyer) is not Birmingham's: 0
+        return sum(appraiser.sale(s["tile"], s["merchant"], s["merchant_beer"]) if "merchant" in s else 0.0
+                   for s in whole.get("sales", []))
     if kind == "develop":
         return appraiser.develop([part["industry"] for part in whole.get("tiles", [])])
     if kind == LOAN:
