@@ -76,6 +76,15 @@ def test_naming_a_param_that_is_not_asked_is_refused() -> None:
     assert g.to_json() == before
 
 
+def test_naming_a_param_not_asked_by_the_last_sale_is_refused_the_same_way() -> None:
+    """Marker on 6, tile 4: the Distant Market sale fails and ends the Sell (R-BUY-02), so the
+    merchant it names comes after the action: still refused because it was not asked."""
+    g = seller(6, [4])
+    explained = g.explain(sell(g, {**to_market(g, "birmingham/0"), "merchant": "oxford/0"}))
+    assert [(f.rule, f.message) for f in explained["failures"]] == [("R-SELL-02", (
+        'merchant is not asked here: it is asked only when via == "merchant" holds, and that does not hold now.'))]
+
+
 def test_an_asked_param_left_out_is_refused() -> None:
     """A merchant sale without its merchant: the Sell asks for it, saying when it is asked."""
     g = seller(1, [2])

@@ -129,6 +129,8 @@ class DecisionProtocol:
     def _start_action(self, decision: Decision, whole: Decision | None) -> None:
         name = decision.get("action") if set(decision) == {"action"} else None
         action = self.table.ruleset.actions.get(name) if isinstance(name, str) else None
+        if action is None and whole is not None:
+            self._refuse_not_asked(decision)  # the action it belongs to ended after passing over it
         if action is None:
             raise self.refusals.not_an_action(f"choose an action first, e.g. {{'action': 'build'}}; "
                                               f"actions: {', '.join(self.table.ruleset.actions)}")
@@ -149,9 +151,7 @@ class DecisionProtocol:
         part = self.decisions.current_part(pending)
         param = part.params[pending.index]
         if set(decision) != {param.name}:
-            skipped = [self._skipped[name] for name in decision if name in self._skipped]
-            if skipped:
-                raise self.refusals.not_asked(pending, skipped[0], decision)
+            self._refuse_not_asked(decision)
             raise self.refusals.wrong_key(pending, param, decision)
         wanted = decision[param.name]
         env = self.decisions.env(pending.vars)
@@ -172,6 +172,13 @@ class DecisionProtocol:
         self.moves.append(decision)
         self._skipped = {}
         self._after_choice()
+
+    def _refuse_not_asked(self, decision: Decision) -> None:
+        """Refuse a decision naming an optional param passed over since the last decision, saying why."""
+        skipped = [self._skipped[name] for name in decision if name in self._skipped]
+        ended = self.pending or self._ended
+        if skipped and ended is not None:
+            raise self.refusals.not_asked(ended.action, skipped[0], decision)
 
     def complete_part(self) -> None:
         """The pending part's choices are all bound (by a search): run its effects and what follows."""

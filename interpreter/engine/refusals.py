@@ -88,11 +88,11 @@ class Refusals:
         return IllegalAction(f"expected a choice of '{param.name}' for {pending.action.name}, got {decision}",
                              [self.action_failure(pending.action, message)])
 
-    def not_asked(self, pending: Pending, param: ActionParam, decision: dict[str, Any]) -> IllegalAction:
+    def not_asked(self, action: Action, param: ActionParam, decision: dict[str, Any]) -> IllegalAction:
         """A decision names an optional param that was not asked: its `when:` does not hold."""
         message = _not_asked(param)
-        return IllegalAction(f"{pending.action.name} does not ask for '{param.name}' here, got {decision}",
-                             [self.param_failure(pending.action, param, decision[param.name], message)])
+        return IllegalAction(f"{action.name} does not ask for '{param.name}' here, got {decision}",
+                             [self.param_failure(action, param, decision[param.name], message)])
 
     def not_among(self, pending: Pending, param: ActionParam, wanted: Any,
                   whole: dict[str, Any] | None) -> IllegalAction:
