@@ -36,7 +36,7 @@ def test_guarded_reads_compile(text: str, when_absent: bool) -> None:
     ("present(x) or x > 1", 15),
     ("if present(x) then false else x > 1", 31),
     ("present(x) and y > 1", 16),  # x does not prove y
-    ("(present(x) and n > 0) or x > 1", 28),  # `present(x) and …` false proves nothing
+    ("(present(x) and n > 0) or x > 1", 27),  # `present(x) and …` false proves nothing
 ])
 def test_unguarded_reads_are_errors(text: str, column: int) -> None:
     """The error is at the unguarded read (columns from 1)."""
