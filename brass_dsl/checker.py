@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from brass_dsl import ast, typed
 from brass_dsl.cost import check_cost
 from brass_dsl.errors import DslError, raise_all
-from brass_dsl.registry import FunctionEntry, Registry, did_you_mean
+from brass_dsl.presence import PRESENT, guarded_children
+from brass_dsl.registry import FunctionEntry, Param, Registry, did_you_mean
+from brass_dsl.runtime import ABSENT
 from brass_dsl.source import ExpressionOrigin
 from brass_dsl.types import BOOL, INT, STR, DslType, ListType, RecordType
 
@@ -56,9 +58,11 @@ def check(
     *,
     expect: DslType | None = None,
     origin: ExpressionOrigin | None = None,
+    assume: frozenset[str] = frozenset(),
 ) -> Checked:
-    """Resolve and type `tree`; raise DslError (or DslErrors) listing every problem found."""
-    checker = _Checker(registry, text, origin)
+    """Resolve and type `tree`; raise DslError (or DslErrors) listing every problem found.
+    `assume`: optional bindings known to be present wherever the expression is evaluated."""
+    checker = _Checker(registry, text, origin, assume)
     result = checker.check(tree, {}, expect)
     if result is not None and expect is not None and result.type != expect:
         checker.error(f"expected {expect} but the expression is {result.type}", tree)
@@ -86,8 +90,11 @@ def _same(t: DslType) -> Hint:
 
 
 class _Checker:
-    def __init__(self, registry: Registry, text: str, origin: ExpressionOrigin | None) -> None:
+    def __init__(self, registry: Registry, text: str, origin: ExpressionOrigin | None,
+                 assume: frozenset[str] = frozenset()) -> None:
         self.registry = registry
+        self.present = self.implied(assume)  # optional bindings known present at the node being checked (presence.py)
+        self.guards: dict[int, frozenset[str]] = {}  # id of a node -> what is known present inside it
         self.text = text
         self.origin = origin
         self.errors: list[DslError] = []
@@ -102,7 +109,15 @@ class _Checker:
 
     def check(self, node: ast.Node, scope: Scope, hint: Hint) -> typed.Typed | None:
         """The typed form of `node`, or None after recording why it has none."""
-        return _RULES[type(node)](self, node, scope, hint)
+        self.guards.update(guarded_children(node))
+        known = self.guards.get(id(node))
+        if not known:
+            return _RULES[type(node)](self, node, scope, hint)
+        outside, self.present = self.present, self.present | self.implied(known)
+        try:
+            return _RULES[type(node)](self, node, scope, hint)
+        finally:
+            self.present = outside
 
     def check_all(self, nodes: Iterable[ast.Node], scope: Scope) -> list[typed.Typed | None]:
         return [self.check(node, scope, None) for node in nodes]
@@ -215,6 +230,10 @@ class _Checker:
         if node.name in scope:
             return typed.LoopVar(scope[node.name], node, node.name)
         entry = self.registry.lookup_name(node.name)
+        if entry is not None and self.registry.is_conditional(node.name) and node.name not in self.present:
+            self.error(f"'{node.name}' is asked only when its `when:` holds, so it may be absent here; "
+                       f"read it where {PRESENT}({node.name}) holds, e.g. `{PRESENT}({node.name}) and …`", node)
+            return None
         if entry is not None:
             self.names_used.add(node.name)
             return typed.Global(entry.type, node, entry)
@@ -242,6 +261,8 @@ class _Checker:
 
     def call(self, node: ast.Call, scope: Scope, hint: Hint) -> typed.Typed | None:
         entry = self.registry.lookup_function(node.function)
+        if entry is None and node.function == PRESENT:
+            return self.presence(node, scope)
         looked_up = self.registry.lookup_type(node.function) if entry is None else None
         if looked_up is not None and looked_up.ids is not None:
             return self.lookup(node, looked_up, scope)
@@ -262,6 +283,30 @@ class _Checker:
             ]
         )
         return None if checked is None else typed.CallFunction(entry.returns, node, entry, checked)
+
+    def implied(self, names: frozenset[str]) -> frozenset[str]:
+        """`names` and every optional name their presence proves (a param asked only when another is)."""
+        found, todo = set(names), list(names)
+        while todo:
+            for other in self.registry.implied_by(todo.pop()) or ():
+                if other not in found:
+                    found.add(other)
+                    todo.append(other)
+        return frozenset(found)
+
+    def presence(self, node: ast.Call, scope: Scope) -> typed.Typed | None:
+        """`present(x)`: whether the optional param `x` was asked (presence.py)."""
+        arg = node.args[0] if len(node.args) == 1 else None
+        name = arg.name if isinstance(arg, ast.Name) and arg.name not in scope else None
+        entry = self.registry.lookup_name(name) if name is not None else None
+        if arg is None or entry is None or name is None or not self.registry.is_conditional(name):
+            self.error(f"{PRESENT}(…) takes the name of an action param that has `when:` (one that may be "
+                       f"absent), like {PRESENT}(x) for a param x", node)
+            return None
+        self.names_used.add(name)
+        test = FunctionEntry(PRESENT, (Param("param", entry.type),), BOOL, "Whether an optional param was asked.",
+                             f"{PRESENT}({name})", _is_present)
+        return typed.CallFunction(BOOL, node, test, (typed.Global(entry.type, arg, entry),))
 
     def lookup(self, node: ast.Call, t: RecordType, scope: Scope) -> typed.Typed | None:
         """`era("canal")`: a type named like a function, with one id in quotes, is that value (so
@@ -445,6 +490,10 @@ class _Checker:
             ]
         )
         return None if args is None else typed.Extremum(INT, node, node.kind, args)
+
+
+def _is_present(env: object, value: object) -> bool:
+    return value is not ABSENT
 
 
 def _complete(items: list[typed.Typed | None]) -> tuple[typed.Typed, ...] | None:

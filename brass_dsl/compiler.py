@@ -83,18 +83,20 @@ def compile_expression(
     expect: DslType | None = None,
     origin: ExpressionOrigin | None = None,
     tree: ast.Node | None = None,
+    assume: frozenset[str] = frozenset(),
 ) -> CompiledExpression:
     """Parse, check and compile `text`; raise DslError (or DslErrors) if it is wrong.
 
     With `expect`, the expression must have that type. `origin` locates the text in
     its file, for error positions. `tree`, when given, is `parse(text)` obtained earlier (a
     ruleset's cached trees): the text is then not parsed again, and Lark is not even imported.
+    `assume`: optional bindings known present wherever it runs (brass_dsl/presence.py).
     """
     if tree is None:
         from brass_dsl.parser import parse  # Lark, imported only when a text is parsed
 
         tree = parse(text, origin)
-    checked = check(tree, registry, text, expect=expect, origin=origin)
+    checked = check(tree, registry, text, expect=expect, origin=origin, assume=assume)
     fn = _Compiler(text, origin).compile(checked.tree)
     return CompiledExpression(text, checked.tree.type, origin, checked.names_used, checked.functions_used, fn,
                               checked.tree)

@@ -89,6 +89,8 @@ class Registry:
         self._names: dict[str, NameEntry] = {}
         self._functions: dict[str, FunctionEntry] = {}
         self._hidden: dict[str, str] = {}  # names of the parents not visible here -> why
+        # bindings that may be absent (optional action params) -> what their presence proves present
+        self._conditional: dict[str, frozenset[str]] = {}
         self._max_lengths: dict[DslType, int] = {}  # item type -> the most items of any list of it
 
     # ------------------------------------------------------------ registering
@@ -167,12 +169,31 @@ class Registry:
                 return registry._hidden[name]
         return None
 
-    def with_bindings(self, bindings: Mapping[str, DslType]) -> Registry:
-        """A child registry where each binding is a name read from `env.vars[name]`."""
+    def with_bindings(self, bindings: Mapping[str, DslType], *, conditional: bool = False,
+                      implies: frozenset[str] = frozenset()) -> Registry:
+        """A child registry where each binding is a name read from `env.vars[name]`. `conditional`:
+        the bindings may be absent (an optional action param): the checker lets an expression read
+        one only where `present(name)` is known to hold; `implies`: the other optional names present
+        whenever these are (those its `when:` proves present)."""
         child = Registry(self)
         for name, type in bindings.items():
             child.add_name(name, type, BINDING_DOC, "", _binding_getter(name))
+            if conditional:
+                child._conditional[name] = implies
         return child
+
+    def is_conditional(self, name: str) -> bool:
+        """Whether `name` is a binding that may be absent (see `with_bindings`)."""
+        return self.implied_by(name) is not None
+
+    def implied_by(self, name: str) -> frozenset[str] | None:
+        """For an optional binding, the optional names present whenever it is; None for any other name."""
+        for registry in self._chain():
+            if name in registry._names:
+                return registry._conditional.get(name)
+            if name in registry._hidden:
+                return None
+        return None
 
     def _claim(self, name: str) -> None:
         check_identifier(name, "name")

@@ -22,3 +22,18 @@ class Env:
 
     def __repr__(self) -> str:
         return f"Env(context={self.context!r}, vars={self.vars!r})"
+
+
+class _Absent:
+    """The value of an optional action parameter that was not asked (its `when:` did not hold).
+
+    The checker lets an expression read such a parameter only where `present(name)` is known
+    to hold, so no rule ever looks inside it; `present(name)` is the test."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = _Absent()

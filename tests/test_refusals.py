@@ -171,6 +171,21 @@ def cases() -> Iterator[tuple[str, Callable[[], IllegalAction]]]:
         {**with_level_ii, "tiles": [*with_level_ii["tiles"][:1], {**with_level_ii["tiles"][1], "cubes": 2},
                                     with_level_ii["tiles"][2]]},
         {"tile": "birmingham/1"}, {"merchant": "oxford/0"}, {"merchant_beer": False}), {"done": True})
+    two_buyers = load_ruleset(ROOT / "tests" / "data" / "two-buyers")
+
+    def to_distant_market() -> Game:
+        """A Sell of a Cotton Mill to the Distant Market, which asks for no merchant (optional params)."""
+        given = {"round": 2, "current": 1, "turn_order": [1, 2], "players": {1: {"hand": ["dudley", "coventry"]}},
+                 "tiles": [{"slot": "birmingham/0", "owner": 1, "industry": "cotton", "level": 1},
+                           {"slot": "birmingham/1", "owner": 1, "industry": "manufacturer", "level": 1}],
+                 "links": [{"link": "L06", "owner": 1}]}
+        game = Game.from_setup(two_buyers, 2, given, seed=1)
+        for decision in ({"action": "sell"}, {"card": card_of(game)}, {"tile": "birmingham/0"},
+                         {"via": "distant_market"}):
+            game.apply(decision)
+        return game
+
+    yield "not_asked", lambda: refused(to_distant_market(), {"merchant": "oxford/0"})
     yield "sourcing", lambda: refused(coal_position(), build_manufacturer(coal_position(),
                                                                           coal_from=["wolverhampton/1"]))
 

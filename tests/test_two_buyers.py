@@ -1,6 +1,7 @@
-"""Buyers of several kinds in one Sell (docs/lancashire.md item 7), written with today's actions:
-tests/data/two-buyers lets each sale go to a merchant or to the Distant Market, and a failed draw
-end the Sell, as Brass: Lancashire's Port-or-Distant-Market sales do (L-SELL-03, L-DM-03)."""
+"""Buyers of several kinds in one Sell (docs/lancashire.md item 7): tests/data/two-buyers lets each
+sale go to a merchant or to the Distant Market, and a failed draw end the Sell, as Brass:
+Lancashire's Port-or-Distant-Market sales do (L-SELL-03, L-DM-03). A Distant Market sale names
+no merchant: `merchant` and `merchant_beer` are optional params, asked only for a merchant sale."""
 
 from __future__ import annotations
 
@@ -39,8 +40,8 @@ def seller(marker: int, top: list[int]) -> Game:
 
 
 def to_market(g: Game, slot: str) -> dict:
-    """A sale to the Distant Market: it names the only merchant value it has, the first space."""
-    return {"tile": slot, "via": "distant_market", "merchant": g.state.merchants[0].id, "merchant_beer": False}
+    """A sale to the Distant Market: no merchant, no barrel."""
+    return {"tile": slot, "via": "distant_market"}
 
 
 def to_oxford(slot: str) -> dict:

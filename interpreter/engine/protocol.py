@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from brass_dsl.runtime import ABSENT
 from interpreter.engine.decisions import DecisionEngine, Pending
 from interpreter.engine.flow import Flow
 from interpreter.engine.refusals import Refusals
@@ -52,6 +53,7 @@ class DecisionProtocol:
         self.ends: EndSearch | None = None  # the search deciding whether an action can still end legally
         self._whole: Decision | None = None  # the whole action being fed, if any
         self._wanted_repeats = 0  # … and how many repetitions it asks for
+        self._skipped: dict[str, Any] = {}  # optional params passed over since the last decision, by name
 
     @property
     def question(self) -> dict[str, Any] | None:
@@ -127,6 +129,8 @@ class DecisionProtocol:
     def _start_action(self, decision: Decision, whole: Decision | None) -> None:
         name = decision.get("action") if set(decision) == {"action"} else None
         action = self.table.ruleset.actions.get(name) if isinstance(name, str) else None
+        if action is None and whole is not None:
+            self._refuse_not_asked(decision)  # the action it belongs to ended after passing over it
         if action is None:
             raise self.refusals.not_an_action(f"choose an action first, e.g. {{'action': 'build'}}; "
                                               f"actions: {', '.join(self.table.ruleset.actions)}")
@@ -138,6 +142,7 @@ class DecisionProtocol:
             raise self.refusals.cannot_start(action, self.decisions.whole_failures(untaken))
         self.pending = Pending(action, {ACTION_VAR: action.id})
         self.moves.append(decision)
+        self._skipped = {}
         self._after_choice()
 
     def _choose(self, decision: Decision, whole: Decision | None) -> None:
@@ -146,6 +151,7 @@ class DecisionProtocol:
         part = self.decisions.current_part(pending)
         param = part.params[pending.index]
         if set(decision) != {param.name}:
+            self._refuse_not_asked(decision)
             raise self.refusals.wrong_key(pending, param, decision)
         wanted = decision[param.name]
         env = self.decisions.env(pending.vars)
@@ -164,7 +170,15 @@ class DecisionProtocol:
         pending.index += 1
         pending.decisions.append(decision)
         self.moves.append(decision)
+        self._skipped = {}
         self._after_choice()
+
+    def _refuse_not_asked(self, decision: Decision) -> None:
+        """Refuse a decision naming an optional param passed over since the last decision, saying why."""
+        skipped = [self._skipped[name] for name in decision if name in self._skipped]
+        ended = self.pending or self._ended
+        if skipped and ended is not None:
+            raise self.refusals.not_asked(ended.action, skipped[0], decision)
 
     def complete_part(self) -> None:
         """The pending part's choices are all bound (by a search): run its effects and what follows."""
@@ -179,11 +193,24 @@ class DecisionProtocol:
         pending = self.pending
         assert pending is not None
         part = self.decisions.current_part(pending)
+        self._skip_absent(pending, part)
         if pending.index < len(part.params):
             return
         self.flow.queue_steps(part.effects, pending.vars)
         self.flow.queue("part_done")
         self.flow.run()
+
+    def _skip_absent(self, pending: Pending, part: Any) -> None:
+        """Bind the next optional params whose `when:` does not hold to ABSENT: they are not asked,
+        and no decision names them (docs/ruleset-format.md, optional params)."""
+        if pending.index >= len(part.params) or part.params[pending.index].when is None:
+            return
+        plan, env = self.decisions.plan(part), self.decisions.env(pending.vars)
+        while pending.index < len(part.params) and part.params[pending.index].when is not None \
+                and self.decisions.domain(part, pending.index, env) == [ABSENT]:
+            self.decisions.try_value(plan, pending.index, ABSENT, env)
+            self._skipped[part.params[pending.index].name] = part.params[pending.index]
+            pending.index += 1
 
     def _part_done(self) -> None:
         """A part's effects are done: another repetition may follow, or the action ends."""
@@ -193,7 +220,8 @@ class DecisionProtocol:
         part = self.decisions.current_part(pending)
         if pending.in_repeat:
             pending.repeats_done += 1
-            pending.repetitions.append({p.name: pending.vars.get(p.name) for p in part.params})
+            pending.repetitions.append({p.name: pending.vars.get(p.name) for p in part.params
+                                        if pending.vars.get(p.name) is not ABSENT})
             for name in [p.name for p in part.params] + list(part.derived):
                 pending.vars.pop(name, None)
         pending.index = 0
@@ -249,7 +277,7 @@ class DecisionProtocol:
         """Forget every decision taken since `checkpoint`, the state having been put back by the caller."""
         moves, self._ended = checkpoint
         del self.moves[moves:]
-        self.pending, self._whole, self._wanted_repeats = None, None, 0
+        self.pending, self._whole, self._wanted_repeats, self._skipped = None, None, 0, {}
         self.flow.reset()
         self.table.named_sources.clear()
         self.table.changed()
@@ -334,6 +362,8 @@ class DecisionProtocol:
         yield {"action": found.id}, action
         for param in found.part.params:
             if param.name not in action:
+                if param.when is not None:  # optional: if it is asked, the next decision is refused
+                    continue
                 raise self.refusals.missing_choice(found, param.name)
             yield {param.name: action[param.name]}, action
         if found.repeat is None:
@@ -342,6 +372,8 @@ class DecisionProtocol:
             if self.pending is None or self.pending.action is not found:
                 self._no_more_repeats(found, action)
             for param in found.repeat.part.params:
+                if param.name not in repetition and param.when is not None:
+                    continue  # optional: as above
                 if param.name not in repetition:
                     raise self.refusals.missing_choice(found, param.name, within=found.repeat.name)
                 yield {param.name: repetition[param.name]}, repetition

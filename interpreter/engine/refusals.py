@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from brass_dsl import Env
+from brass_dsl.runtime import ABSENT
 from interpreter.engine.decisions import DecisionEngine, Pending
 from interpreter.engine.errors import Failure, IllegalAction
 from interpreter.engine.table import Table
@@ -82,8 +83,16 @@ class Refusals:
 
     def wrong_key(self, pending: Pending, param: ActionParam, decision: dict[str, Any]) -> IllegalAction:
         message = f"{pending.action.name} asks for its {param.name} now."
+        if param.when is not None:
+            message = f"{pending.action.name} asks for its {param.name} now (asked when {param.when.text} holds)."
         return IllegalAction(f"expected a choice of '{param.name}' for {pending.action.name}, got {decision}",
                              [self.action_failure(pending.action, message)])
+
+    def not_asked(self, action: Action, param: ActionParam, decision: dict[str, Any]) -> IllegalAction:
+        """A decision names an optional param that was not asked: its `when:` does not hold."""
+        message = _not_asked(param)
+        return IllegalAction(f"{action.name} does not ask for '{param.name}' here, got {decision}",
+                             [self.param_failure(action, param, decision[param.name], message)])
 
     def not_among(self, pending: Pending, param: ActionParam, wanted: Any,
                   whole: dict[str, Any] | None) -> IllegalAction:
@@ -102,9 +111,9 @@ class Refusals:
             failures = [self.action_failure(pending.action, f"With {param.name} {wanted!r}, {what}.")]
         return IllegalAction(f"{pending.action.name}: {param.name} {wanted!r} is not allowed", failures)
 
-    def param_failure(self, action: Action, param: ActionParam, wanted: Any) -> Failure:
+    def param_failure(self, action: Action, param: ActionParam, wanted: Any, message: str = "") -> Failure:
         """A named value that is not among a choice's values: the choice's rule, else the action's."""
-        message = f"{wanted!r} is not a possible {param.name}"
+        message = message or f"{wanted!r} is not a possible {param.name}"
         if param.rule is None:
             return self.action_failure(action, message)
         return Failure(param.rule, message, str(action.pos) if action.pos else "")
@@ -218,7 +227,15 @@ class Refusals:
         for i in range(start, len(part.params)):
             param = part.params[i]
             needs = param.domain.names_used & {p.name for p in part.params}
-            if param.name not in choices or any(n not in env.vars for n in needs):
+            if any(n not in env.vars for n in needs):
+                continue
+            if param.when is not None and self.decisions.domain(part, i, env) == [ABSENT]:
+                env.vars[param.name] = ABSENT  # not asked: the checks that read it see it absent
+                self.decisions.bind_derived(plan.derived_at[i], env)
+                if param.name in choices:
+                    failures.append(self.param_failure(action, param, choices[param.name], _not_asked(param)))
+                continue
+            if param.name not in choices:
                 continue
             value = self._decode(part, param, choices[param.name], env)
             if value is None:
@@ -250,6 +267,11 @@ class Refusals:
         rs = self.table.ruleset
         ids: Any = {"location": rs.locations, "industry": rs.industries, "link": rs.links}.get(type_name, ())
         return wanted if wanted in ids else None
+
+
+def _not_asked(param: ActionParam) -> str:
+    when = param.when.text if param.when is not None else "its condition"
+    return f"{param.name} is not asked here: it is asked only when {when} holds, and that does not hold now."
 
 
 def _names(params: Any) -> str:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from brass_dsl.runtime import ABSENT
 from interpreter.engine.decisions import DecisionEngine, Pending
 from interpreter.engine.errors import IllegalAction
 from interpreter.engine.state import Snapshot
@@ -117,12 +118,13 @@ class WholeActionSearch:
             if derived:
                 decisions.bind_derived(derived, env)
             if decisions.all_hold(checks, env) and (last or decisions.part_completable(part, env, i + 1)):
-                chosen[name] = encode(value)
+                if value is not ABSENT:  # an optional param not asked is named by no decision
+                    chosen[name] = encode(value)
                 if last:
                     out.append(dict(chosen))
                 else:
                     self._bind_from(part, i + 1, chosen, out)
-                del chosen[name]
+                chosen.pop(name, None)
             vars.pop(name, None)
             for derived_name, _ in derived:
                 vars.pop(derived_name, None)
@@ -207,7 +209,8 @@ class WholeActionSearch:
         completing it leads to a legal end of the action."""
         pending = self.protocol.pending
         assert pending is not None
-        chosen = {p.name: encode(pending.vars[p.name]) for p in part.params[:start]}
+        chosen = {p.name: encode(pending.vars[p.name]) for p in part.params[:start]
+                  if pending.vars[p.name] is not ABSENT}
         completions: list[Move] = []
         self._bind_from(part, start, chosen, completions)
         return any(self.fork(part, choices, lambda: self.can_end(action), ended=True, refused=False)
@@ -230,8 +233,9 @@ class WholeActionSearch:
         plan = decisions.plan(part)
         env = decisions.env(pending.vars)
         for i, param in enumerate(part.params):
-            wanted = choices[param.name]
-            value = next(v for v in decisions.domain(part, i, env) if encode(v) == wanted)
+            values = decisions.domain(part, i, env)
+            wanted = choices.get(param.name, ABSENT)  # absent only from an optional param not asked
+            value = next(v for v in values if v is wanted or encode(v) == wanted)
             decisions.try_value(plan, i, value, env)
         pending.index = len(part.params)
 

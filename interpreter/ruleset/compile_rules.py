@@ -14,7 +14,21 @@ from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any
 
-from brass_dsl import BOOL, INT, STR, DslError, ListType, RecordType, Registry, ast, compile_expression
+from brass_dsl import (
+    BOOL,
+    INT,
+    STR,
+    CompiledExpression,
+    DslError,
+    Env,
+    ListType,
+    RecordType,
+    Registry,
+    ast,
+    compile_expression,
+)
+from brass_dsl.presence import proven
+from brass_dsl.runtime import ABSENT
 from brass_dsl.source import ExpressionOrigin
 from interpreter.ruleset.declared import NETWORK_FIELDS, needs_of
 from interpreter.ruleset.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectSpec
@@ -67,27 +81,31 @@ class RulesetCompiler:
 
     # -- expressions -----------------------------------------------------------
 
-    def expression(self, path: Path, registry: Registry, expect: Any = None) -> Any:
-        """Compile the expression at `path`; on error report it and return None."""
+    def expression(self, path: Path, registry: Registry, expect: Any = None,
+                   assume: frozenset[str] = frozenset()) -> Any:
+        """Compile the expression at `path`; on error report it and return None. `assume`: the
+        optional params known present where it runs (brass_dsl/presence.py)."""
         value = self._value(path)
         if isinstance(value, list):
-            return self._list_expression(path, value, registry, expect)
-        return self._compile(_as_text(value), self.doc.origin(path), registry, expect)
+            return self._list_expression(path, value, registry, expect, assume)
+        return self._compile(_as_text(value), self.doc.origin(path), registry, expect, assume)
 
-    def _compile(self, text: str, origin: ExpressionOrigin, registry: Registry, expect: Any) -> Any:
+    def _compile(self, text: str, origin: ExpressionOrigin, registry: Registry, expect: Any,
+                 assume: frozenset[str] = frozenset()) -> Any:
         try:
             tree = self.trees.get(text)
             if tree is None:
                 from brass_dsl.parser import parse  # Lark: imported only when a text is parsed
 
                 tree = self.trees[text] = parse(text, origin)
-            return compile_expression(text, registry, expect=expect, origin=origin, tree=tree)
+            return compile_expression(text, registry, expect=expect, origin=origin, tree=tree, assume=assume)
         except DslError as error:  # `errors` lists every error found in the expression
             for each in error.errors:
                 self._report(each)
         return None
 
-    def _list_expression(self, path: Path, items: list[Any], registry: Registry, expect: Any) -> Any:
+    def _list_expression(self, path: Path, items: list[Any], registry: Registry, expect: Any,
+                         assume: frozenset[str]) -> Any:
         """A YAML list of expressions, compiled as one list-literal expression."""
         origin = self.doc.origin(path)
         if any(isinstance(item, (dict, list)) for item in items):
@@ -96,9 +114,10 @@ class RulesetCompiler:
         texts = [_as_text(item) if not isinstance(item, str) else item for item in items]
         # Compile each element at its own position first, so errors point inside the list.
         element = expect.element if isinstance(expect, ListType) else None
-        if any(self._compile(t, self.doc.origin(path + (i,)), registry, element) is None for i, t in enumerate(texts)):
+        if any(self._compile(t, self.doc.origin(path + (i,)), registry, element, assume) is None
+               for i, t in enumerate(texts)):
             return None
-        return self._compile("[" + ", ".join(texts) + "]", origin, registry, expect)
+        return self._compile("[" + ", ".join(texts) + "]", origin, registry, expect, assume)
 
     def _report(self, error: DslError) -> None:
         self.sink.error(error.pos, error.message, error.context())
@@ -124,11 +143,13 @@ class RulesetCompiler:
 
     # -- messages ----------------------------------------------------------------
 
-    def message(self, path: Path, registry: Registry) -> tuple[tuple[str, Any], ...]:
+    def message(self, path: Path, registry: Registry,
+                assume: frozenset[str] = frozenset()) -> tuple[tuple[str, Any], ...]:
         """Split a message into text and compiled {expression} parts; a part that reads only the
         ruleset is worked out now, as text (templates.py)."""
         return template_parts(self._value(path), self.doc.origin(path),
-                              lambda text, origin: self._compile(text, origin, registry, None), self.text_context())
+                              lambda text, origin: self._compile(text, origin, registry, None, assume),
+                              self.text_context())
 
     def rule_texts(self) -> dict[str, str]:
         """Each rule's text with its {…} parts worked out from the ruleset (templates.py)."""
@@ -188,6 +209,11 @@ class RulesetCompiler:
               *, shorthand: bool) -> dict[str, Any] | None:
         args: dict[str, Any] = {}
         ok = True
+        known: frozenset[str] = frozenset()
+        if "when" in raw:  # first: its arguments may read the optional params it proves present
+            args["when"] = self.expression(path + ("when",), registry, BOOL)
+            ok = args["when"] is not None
+            known = proven(args["when"].tree.node, True) if ok else known
         for key in raw:
             if key not in STEP_KEYS and spec.param(key) is None:
                 names = [p.name for p in spec.params] + list(STEP_KEYS)
@@ -201,14 +227,11 @@ class RulesetCompiler:
                     ok = False
                 continue
             arg_path = path if shorthand else path + (param.name,)
-            args[param.name] = self._arg(param, raw[param.name], arg_path, registry)
+            args[param.name] = self._arg(param, raw[param.name], arg_path, registry, known)
             ok = ok and args[param.name] is not None
-        if "when" in raw:
-            args["when"] = self.expression(path + ("when",), registry, BOOL)
-            ok = ok and args["when"] is not None
         return args if ok else None
 
-    def _arg(self, param: Any, value: Any, path: Path, registry: Registry) -> Any:
+    def _arg(self, param: Any, value: Any, path: Path, registry: Registry, known: frozenset[str]) -> Any:
         expected = self.type_named(param.type, path)
         if expected is None:
             return None
@@ -218,7 +241,7 @@ class RulesetCompiler:
         if param.binds:
             bound = {name: self.type_named(t, path) for name, t in param.binds}
             scope = registry.with_bindings(bound)
-        return self.expression(path, scope, expected)
+        return self.expression(path, scope, expected, known)
 
     def _literal_id(self, param: Any, value: Any, expected: Any, path: Path) -> str | None:
         ids = getattr(expected, "ids", None)
@@ -261,6 +284,8 @@ class RulesetCompiler:
             return ()
         entry = RecordType(f"{name}_entry", f"One repetition of {path[-1]}: its choices.")
         for param in part.params:
+            if param.when is not None:  # absent from some repetitions: not a field of every entry
+                continue
             field_type = self.type_named(param.type, path + ("repeat", "params"))
             if field_type is not None:
                 entry.add_field(param.name, field_type, param.doc or f"Its {param.name}.",
@@ -275,12 +300,13 @@ class RulesetCompiler:
         scope = registry.with_bindings(dict(extra)) if extra else registry
         params = []
         for i, p in enumerate(data.get("params", ())):
-            p_path = path + ("params", i)
-            p_type = self.type_named(p["type"], p_path + ("type",))
-            domain = self.expression(p_path + ("from",), scope, ListType(p_type) if p_type else None)
-            params.append(ActionParam(p["name"], p["type"], domain, p.get("doc", ""), p.get("rule")))
+            param, p_type = self.param(path + ("params", i), p, scope, first_of_repeat=i == 0 and "nth" in extra)
+            params.append(param)
             if p_type is not None:
-                scope = self._bind(scope, p["name"], p_type, p_path + ("name",))
+                # optional even if its `when:` has an error (reported): reading it unguarded is one too
+                implies = proven(param.when.tree.node, True) if param.when is not None else \
+                    (frozenset() if "when" in p else None)
+                scope = self._bind(scope, p["name"], p_type, path + ("params", i, "name"), implies)
         derived = {}
         for name in data.get("derived", {}):
             compiled = self.expression(path + ("derived", name), scope)
@@ -292,16 +318,38 @@ class RulesetCompiler:
         effects = self.effects(path + ("effects",), ACTION, scope) if "effects" in data else ()
         return ActionPart(tuple(params), derived, requires, effects), scope
 
-    def _bind(self, scope: Registry, name: str, type_: Any, path: Path) -> Registry:
+    def param(self, path: Path, p: Mapping[str, Any], scope: Registry, *,
+              first_of_repeat: bool) -> tuple[ActionParam, Any]:
+        """One choice and its type. With `when:` it is optional: asked only when that holds, and
+        its list of values is then read knowing what `when:` proves present (docs/ruleset-format.md)."""
+        p_type = self.type_named(p["type"], path + ("type",))
+        when = None
+        known: frozenset[str] = frozenset()
+        if "when" in p:
+            if first_of_repeat:  # a repetition is ended by `done` in place of its first choice
+                self.sink.error(self.doc.pos(path + ("when",), key=True),
+                                "the first param of a repeated part cannot have `when:` (a repetition "
+                                "begins with it; end the repetitions with `done` instead)")
+            when = self.expression(path + ("when",), scope, BOOL)
+            known = proven(when.tree.node, True) if when is not None else known
+        domain = self.expression(path + ("from",), scope, ListType(p_type) if p_type else None, known)
+        if when is not None and domain is not None:
+            domain = _asked_when(when, domain)
+        return ActionParam(p["name"], p["type"], domain, p.get("doc", ""), p.get("rule"), when), p_type
+
+    def _bind(self, scope: Registry, name: str, type_: Any, path: Path,
+              implies: frozenset[str] | None = None) -> Registry:
+        """Bind `name`; `implies` given: it is an optional param, whose presence proves those names."""
         try:
-            return scope.with_bindings({name: type_})
+            return scope.with_bindings({name: type_}, conditional=implies is not None, implies=implies or frozenset())
         except ValueError as error:
             self.sink.error(self.doc.pos(path), f"'{name}' cannot be used as a name here: {error}")
             return scope
 
     def requirement(self, path: Path, data: Mapping[str, Any], scope: Registry) -> Requirement:
         check = self.expression(path + ("check",), scope, BOOL)
-        message = self.message(path + ("message",), scope)
+        # The message is shown when the check fails: it may read what that failure proves present.
+        message = self.message(path + ("message",), scope, proven(check.tree.node, False) if check else frozenset())
         return Requirement(data.get("rule"), check, message, self.doc.pos(path + ("check",)))
 
     # -- flow ----------------------------------------------------------------------
@@ -348,6 +396,18 @@ class RulesetCompiler:
                               self.effects(("merchants", mid, "beer_bonus"), BONUS, self.registry)
                               if "beer_bonus" in m else ())
                 for mid, m in self.doc.data["merchants"].items()}
+
+
+def _asked_when(when: CompiledExpression, domain: CompiledExpression) -> CompiledExpression:
+    """An optional param's list of values: its `from:` when its `when:` holds, else only ABSENT
+    (the engine binds that value without asking: protocol.py). Reads the names of both."""
+    values, holds = domain.fn, when.fn
+
+    def fn(env: Env) -> Any:
+        return values(env) if holds(env) else (ABSENT,)
+
+    return CompiledExpression(domain.text, domain.type, domain.origin, domain.names_used | when.names_used,
+                              domain.functions_used | when.functions_used, fn, domain.tree)
 
 
 def _cited(data: Mapping[str, Any]) -> tuple[str, ...]:

@@ -132,6 +132,7 @@ def _load_checked(folder: Path) -> Ruleset:
 
     log = ReadLog()
     doc, chain = resolve_extends(folder, _resolve_for_extends, known_names=rulesets.builtin_names(), log=log)
+    _empty_optional_sections(doc)
     sink = DiagnosticSink()
     broken: set[tuple[Any, ...]] = set()
     validate_structure(doc, sink, broken=broken)
@@ -148,6 +149,17 @@ def _load_checked(folder: Path) -> Ruleset:
     assert ruleset is not None  # without an earlier error, compiling always gives a ruleset
     ruleset_cache.store(folder, chain, log, doc, trees)
     return _finish(ruleset, doc, chain)
+
+
+# Sections a ruleset may leave out, read as empty tables by every later stage: a game without
+# merchants has neither merchants nor merchant tiles.
+OPTIONAL_TABLES = ("merchants", "merchant_tiles")
+
+
+def _empty_optional_sections(doc: Document) -> None:
+    if isinstance(doc.data, dict):
+        for section in OPTIONAL_TABLES:
+            doc.data.setdefault(section, {})
 
 
 def _compile_what_is_sound(doc: Document, broken: set[tuple[Any, ...]], sink: DiagnosticSink,

@@ -310,6 +310,9 @@ class ActionParam:
     domain: Any  # CompiledExpression -> list
     doc: str
     rule: str | None = None  # the rule a value outside `domain` breaks (cited when one is named)
+    # An optional param: asked only when this holds (CompiledExpression -> bool); otherwise absent,
+    # its value ABSENT (brass_dsl.runtime), and `domain` gives only that value. None: always asked.
+    when: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -119,6 +119,7 @@ PARAM = record({
     "name": req(ID),
     "type": req(ID),
     "from": req(EXPR_OR_LIST),
+    "when": EXPR,  # optional param: asked only when this holds (docs/ruleset-format.md)
     "doc": {"type": "string"},
 })
 
@@ -224,15 +225,15 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "count": req(NON_NEG),
         "excludes": {"type": "list", "schema": {"type": "string", "allowed": list(LOCATION_KINDS)}},
     }))),
-    # merchants.yaml
-    "merchants": req(table_of(record({
+    # merchants.yaml; both optional, for a game without merchants (absent: empty, loader.py)
+    "merchants": table_of(record({
         "spaces": req(per_player_count(NON_NEG)),
         "beer_bonus": EFFECTS,
-    }))),
-    "merchant_tiles": req(table_of(record({
+    })),
+    "merchant_tiles": table_of(record({
         "buys": req({"type": "list", "schema": ID}),
         "count": req(per_player_count(NON_NEG)),
-    }))),
+    })),
     # resources.yaml
     "resources": req(table_of(record({  # SOURCE_LIST: where a resource may come from (sourcing.py)
         "name": req({"type": "string"}),

@@ -183,10 +183,11 @@ def decisions_of(ruleset: Ruleset, whole: Decision) -> list[Decision]:
     which is given only if the action is still open)."""
     action = ruleset.actions[whole["action"]]
     steps: list[Decision] = [{"action": action.id}]
-    steps += [{p.name: whole[p.name]} for p in action.part.params]
+    # (an optional param that is not asked is not in the whole action: no decision names it)
+    steps += [{p.name: whole[p.name]} for p in action.part.params if p.name in whole]
     if action.repeat is not None:
         for part in whole.get(action.repeat.name, []):
-            steps += [{p.name: part[p.name]} for p in action.repeat.part.params]
+            steps += [{p.name: part[p.name]} for p in action.repeat.part.params if p.name in part]
     return steps
 
 
