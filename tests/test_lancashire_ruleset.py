@@ -125,7 +125,7 @@ def test_a_distant_market_sale_moves_the_marker_and_gains_income() -> None:
     10 -> 17. The Port only gave the trade icon: it stays unflipped (L-DM-01)."""
     g = seller(top=[3])
     g.apply({"action": "sell", "card": card_id(g, 1, "bolton"),
-             "sales": [{"tile": "preston/0", "via": "distant_market", "port": "preston/0"}]})
+             "sales": [{"tile": "preston/0", "via": "distant_market"}]})
     s = g.state
     assert [p.income_position for p in s.players] == [17, 10]
     assert s.tiles["preston/0"].flipped and not s.tiles["preston/2"].flipped
@@ -140,7 +140,7 @@ def test_a_draw_reaching_x_fails_the_sale_and_ends_the_sell() -> None:
     tile(g, 2, "lancaster/0", "port", 1)
     g.apply({"action": "sell"})
     g.apply({"card": card_id(g, 1, "bolton")})
-    for step in ({"tile": "preston/0"}, {"via": "distant_market"}, {"port": "preston/0"}):
+    for step in ({"tile": "preston/0"}, {"via": "distant_market"}):
         g.apply(step)
     s = g.state
     assert g.pending is None and s.actions_left == 1                     # the action is over
@@ -148,8 +148,7 @@ def test_a_draw_reaching_x_fails_the_sale_and_ends_the_sell() -> None:
     assert not s.tiles["preston/0"].flipped and not s.tiles["lancaster/1"].flipped
     assert s.tracks == {"distant_market": 9, "dm_tile": 2, "sell_failed": 1}
     assert "L-DM-01" in refused(g, {"action": "sell", "card": card_id(g, 1, "wigan"),
-                                    "sales": [{"tile": "lancaster/1", "via": "distant_market",
-                                               "port": "lancaster/1"}]})
+                                    "sales": [{"tile": "lancaster/1", "via": "distant_market"}]})
 
 
 def test_a_port_of_any_owner_is_a_market_trade_icon() -> None:
