@@ -13,6 +13,7 @@ from typing import Any
 from interpreter.ruleset.declared import LINK_FIELDS, NETWORK_FIELDS, TILE_FIELDS, link_kind_ids, sugar_keys
 from interpreter.ruleset.errors import DiagnosticSink
 from interpreter.ruleset.schema import MAX_TOTAL
+from interpreter.ruleset.words import SLOTLESS_KINDS
 from interpreter.ruleset.yaml_source import Document
 
 Path = tuple[Any, ...]
@@ -124,9 +125,9 @@ class CrossChecker:
                 self.error(("locations", lid), f"town '{lid}' needs a colour group")
             if "group" in loc:
                 self.expect_in(loc["group"], self.data["colour_groups"], "colour group", ("locations", lid, "group"))
-            if kind == "merchant" and loc.get("slots"):
-                self.error(("locations", lid, "slots"), f"merchant location '{lid}' cannot have industry slots")
-            if kind != "merchant" and not loc.get("slots"):
+            if kind in SLOTLESS_KINDS and loc.get("slots"):
+                self.error(("locations", lid, "slots"), f"{kind} location '{lid}' cannot have industry slots")
+            if kind not in SLOTLESS_KINDS and not loc.get("slots"):
                 self.error(("locations", lid), f"{kind.replace('_', ' ')} '{lid}' needs at least one slot")
             for s, icons in enumerate(loc.get("slots", ())):
                 for i, industry in enumerate(icons):
@@ -210,9 +211,10 @@ class CrossChecker:
             if has_location == has_industries:
                 self.error(("cards", cid), f"card '{cid}' must name either a location or industries (not both)")
             if has_location and self.expect_in(card["location"], locations, "location", ("cards", cid, "location")) \
-                    and locations[card["location"]]["kind"] == "merchant":
+                    and locations[card["location"]]["kind"] in SLOTLESS_KINDS:
+                kind = locations[card["location"]]["kind"]
                 self.error(("cards", cid, "location"),
-                           f"card '{cid}' names merchant location '{card['location']}', where nothing can be built")
+                           f"card '{cid}' names {kind} location '{card['location']}', where nothing can be built")
             for i, industry in enumerate(card.get("industries", ())):
                 self.expect_in(industry, industries, "industry", ("cards", cid, "industries", i))
 

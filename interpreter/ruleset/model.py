@@ -56,7 +56,7 @@ class Slot:
 class Location:
     id: str
     name: str
-    kind: str  # town | farm_brewery | merchant
+    kind: str  # town | farm_brewery | merchant | external (words.LOCATION_KINDS)
     group: str | None
     slots: tuple[Slot, ...]
     link_icons: int

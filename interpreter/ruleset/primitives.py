@@ -156,7 +156,7 @@ class BrassVocabulary:
         f(self.player, "seat", INT, "Seat number, from 1.", attrgetter("seat"))
 
         f(self.location, "name", STR, "Printed name.", _by_id(rs.locations, "name"))
-        f(self.location, "kind", STR, "town, farm_brewery or merchant.", _by_id(rs.locations, "kind"),
+        f(self.location, "kind", STR, "town, farm_brewery, merchant or external.", _by_id(rs.locations, "kind"),
           words=lambda: LOCATION_KINDS)
         f(self.location, "group", STR, "Banner colour group ('' if none).", lambda loc: rs.locations[loc].group or "",
           words=lambda: ["", *rs.colour_groups])

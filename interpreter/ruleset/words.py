@@ -7,6 +7,9 @@ them). A module of its own so that the vocabulary does not import the structure 
 
 from __future__ import annotations
 
-LOCATION_KINDS = ("town", "farm_brewery", "merchant")
+LOCATION_KINDS = ("town", "farm_brewery", "merchant", "external")
+# Kinds of location where nothing is built: no slots, no cards (merchants hold merchant spaces;
+# an external location is a plain node of the network, as Lancashire's Scotland or Blackpool).
+SLOTLESS_KINDS = ("merchant", "external")
 FLIPS = ("sold", "emptied", "built")
 WILD_KINDS = ("location", "industry")
