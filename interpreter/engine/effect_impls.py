@@ -132,7 +132,7 @@ def _develop_without_iron(table: Table, env: Env, args: dict[str, Any]) -> None:
         if not options:
             break
         chosen.append(table.ask(table.me, f"develop_without_iron/{n}", options,
-                               "Choose an industry whose lowest tile to remove from your mat (no iron needed)"))
+                               "Choose an industry whose lowest tile to remove from your mat (free)"))
     for industry in chosen:
         table.take_from_mat(table.me, industry)
         table.note("developed", player=table.me.seat, industry=industry, bonus=True)

@@ -356,8 +356,11 @@ class _Applier:
 
     def tile(self, item: Any, at: tuple[Any, ...]) -> None:
         item = self.mapping(item, at, TILE_KEYS, required=("owner", "industry", "level"))
-        if ("slot" in item) == ("location" in item):
-            raise self.error(at, "a tile is placed on a 'slot' (dudley/0) or in a 'location' (dudley), one of the two")
+        if "slot" in item and "location" in item:
+            raise self.error(at, f"a tile is placed on a 'slot' ({item['slot']}) or in a 'location' "
+                                 f"({item['location']}), one of the two")
+        if "slot" not in item and "location" not in item:
+            raise self.error(at, "a tile is placed on a 'slot' or in a 'location': give one of the two")
         if "location" in item:
             item = dict(item, slot=self.slot_in(item, at))
             at_slot = at + ("location",)

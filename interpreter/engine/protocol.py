@@ -132,7 +132,8 @@ class DecisionProtocol:
         if action is None and whole is not None:
             self._refuse_not_asked(decision)  # the action it belongs to ended after passing over it
         if action is None:
-            raise self.refusals.not_an_action(f"choose an action first, e.g. {{'action': 'build'}}; "
+            first = next(iter(self.table.ruleset.actions), "")
+            raise self.refusals.not_an_action(f"choose an action first, e.g. {{'action': '{first}'}}; "
                                               f"actions: {', '.join(self.table.ruleset.actions)}")
         env = self.decisions.env({})
         if not self.decisions.action_completable(action, env):

@@ -61,7 +61,7 @@ def plain_move(move: Any) -> dict[str, Any]:
     null), so that the caller changing its own dict later changes nothing here. ValueError says
     what is wrong with a move that is not such data, or is deeper or bigger than any move can be."""
     if not isinstance(move, dict):
-        raise ValueError(f"a move is a mapping like {{'action': 'loan', 'card': …}}, not {_short(move)}")
+        raise ValueError(f"a move is a mapping like {{'action': …, 'card': …}}, not {_short(move)}")
     if len(move) == 1:  # one decision, the common case: checked without a call per value
         [(key, value)] = move.items()
         if isinstance(key, str) and (type(value) is bool or (type(value) is int and abs(value) <= MAX_MOVE_INT)

@@ -93,7 +93,8 @@ EFFECTS: dict[str, EffectSpec] = {e.name: e for e in (
             P("industry", "industry", "Industry."), rules=("R-DEV-01",)),
     _effect("flip", "Flip a tile and advance its owner's income by the tile's income.", {ACTION},
             P("tile", "tile", "Tile."), rules=("R-SELL-04", "R-FLIP-03")),
-    _effect("use_merchant_beer", "Take the barrel beside a merchant tile and apply that merchant's beer bonus.",
+    _effect("use_merchant_beer",
+            "Take the barrel beside a merchant tile and apply that merchant's bonus (`beer_bonus`).",
             {ACTION}, P("merchant", "merchant_tile", "Merchant tile."), rules=("R-SELL-03", "R-SELL-07")),
     _effect("use_actions", "The action being taken also uses up more of the turn's actions (never the action itself): "
             "a Build that takes both actions of a turn. Read `actions_left` in a precondition to require them.",

@@ -72,3 +72,11 @@ class Examples:
                     if isinstance(amount, int) and not isinstance(amount, bool):
                         return f'bonus("{merchant}", "{effect}") == {amount}'
         return 'bonus("x", "gain_vp") == 0'
+
+
+def example_move(rs: Any) -> str:
+    """`{action: loan, card: leek}` for Birmingham: a short whole action of the ruleset, for the
+    messages that say what a move looks like (its last action with a card, and its first card)."""
+    action = _first(reversed(list(rs.actions)), "ACTION")
+    card = _first(rs.cards, "")
+    return f"{{action: {action}, card: {card}}}" if card else f"{{action: {action}}}"

@@ -403,7 +403,7 @@ class BrassVocabulary:
            "Cubes or barrels a tile receives when built in an era.", self.ex.output(),
            lambda env, tile, era: tile.output.get(era, 0))
         fn("bonus", (Param("merchant", self.location), Param("effect", STR)), INT,
-           "The amount of a merchant's beer bonus step (`gain_vp: 4` gives 4); an error if its bonus has no "
+           "The amount of a merchant's bonus step (`beer_bonus`) (`gain_vp: 4` gives 4); an error if its bonus has no "
            "such step.", self.ex.bonus(),
            lambda env, merchant, effect: _bonus(rs, merchant, effect))
 
@@ -563,19 +563,19 @@ def _network_row(era: Any, n: int) -> NetworkOption:
 
 
 def _bonus(rs: Any, merchant: str, effect: str) -> int:
-    """The sum of the fixed amounts of the merchant's beer-bonus steps of that effect."""
+    """The sum of the fixed amounts of the merchant's bonus steps of that effect."""
     if merchant not in rs.merchants:
-        raise ValueError(f"{merchant} is not a merchant with a beer bonus")
+        raise ValueError(f"{merchant} is not a merchant with a bonus")
     if effect not in EFFECTS:
         raise ValueError(f"there is no effect '{effect}'")
     steps = [step for step in rs.merchants[merchant].beer_bonus if step.name == effect]
     if not steps:
-        raise ValueError(f"the beer bonus of {merchant} has no {effect} step")
+        raise ValueError(f"the bonus of {merchant} has no {effect} step")
     amount = next((p.name for p in EFFECTS[effect].params if p.required and p.type == "int"), None)
     try:
         return sum(step.args[amount].fn(Env()) for step in steps) if amount is not None else len(steps)
     except (DslError, ValueError, KeyError):
-        raise ValueError(f"the {effect} of the beer bonus of {merchant} is not a fixed number") from None
+        raise ValueError(f"the {effect} of the bonus of {merchant} is not a fixed number") from None
 
 
 def ruleset_only(registry: Registry) -> Registry:

@@ -291,7 +291,7 @@ def _draw_merchant(parent: ET.Element, location: Location, first: float, top: fl
     bonus = _bonus_text(table.ruleset, location.id)
     if bonus:
         element(parent, "text", bonus, x=box.width / 2, y=top + SLOT + BONUS_LINE - 2, font_size=BONUS_SIZE,
-                text_anchor="middle", fill="#333333", class_="beer-bonus")
+                text_anchor="middle", fill="#333333", class_="merchant-bonus")
 
 
 def _draw_merchant_space(parent: ET.Element, location: Location, index: int, space: MerchantSpace | None,
@@ -307,7 +307,7 @@ def _draw_merchant_space(parent: ET.Element, location: Location, index: int, spa
         return
     buys = ", ".join(table.ruleset.industries[i].name for i in space.buys) or "nothing"
     element(group, "title", f"{location.name}: merchant tile {space.tile} (buys {buys})"
-                            f"{', a beer barrel' if space.has_beer else ''}")
+                            f"{_barrel_words(table.ruleset) if space.has_beer else ''}")
     element(group, "rect", x=x, y=y, width=SLOT, height=SLOT, rx=3.0, fill="#efe6d2", stroke="#6b5a45")
     part = SLOT / max(len(space.buys), 1)
     for n, industry in enumerate(space.buys):
@@ -323,8 +323,15 @@ def _draw_merchant_space(parent: ET.Element, location: Location, index: int, spa
                 fill=palette.barrel, stroke="#5a3d12")
 
 
+def _barrel_words(ruleset: Ruleset) -> str:
+    """`, a beer barrel`: the merchant's barrel named after the resource it holds."""
+    barrel = ruleset.barrel_resource
+    return f", a {ruleset.resources[barrel].name.lower()} barrel" if barrel else ", a barrel"
+
+
 def _bonus_text(ruleset: Ruleset, location: str) -> str:
-    """The beer bonus in the ruleset's own words: its effect steps with their amounts."""
+    """The merchant's bonus in the ruleset's own words: its effect steps with their amounts, after
+    the name of the resource whose barrel pays it (`beer: …` in Birmingham)."""
     steps = ruleset.data.get("merchants", {}).get(location, {}).get("beer_bonus", [])
     parts = []
     for step in steps:
@@ -334,4 +341,6 @@ def _bonus_text(ruleset: Ruleset, location: str) -> str:
             for name, value in step.items():
                 amount = f" {value}" if isinstance(value, int) and not isinstance(value, bool) else ""
                 parts.append(f"{name.replace('_', ' ')}{amount}")
-    return ("beer: " + ", ".join(parts)) if parts else ""
+    barrel = ruleset.barrel_resource
+    label = ruleset.resources[barrel].name.lower() if barrel else "bonus"
+    return (f"{label}: " + ", ".join(parts)) if parts else ""

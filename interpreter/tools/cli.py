@@ -230,8 +230,8 @@ def _parser() -> argparse.ArgumentParser:
     explain = commands.add_parser("explain", help="why an action is illegal in a given position, or what it does")
     explain.add_argument("setup", metavar="SETUP", help="a setup or scenario file: the position (its given)")
     explain.add_argument("action", metavar="ACTION",
-                         help="a whole action as JSON or YAML, e.g. '{action: build, card: coventry, industry: coal, "
-                              "location: dudley, slot: dudley/0}' (cards by face or id)")
+                         help="a whole action as JSON or YAML: the action and its params, e.g. '{action: ACTION, "
+                              "card: CARD, …}' (cards by face or id; docs/scenarios.md shows whole actions)")
     explain.add_argument("ruleset", nargs="?", default=None,
                          help=f"ruleset when the file names none (default: {DEFAULT_RULESET})")
     explain.set_defaults(run=run_explain)
@@ -463,7 +463,7 @@ def _action_argument(text: str) -> dict[str, Any]:
         raise RulesetError([replace(first, message=f"ACTION is neither JSON nor YAML as brass reads it: "
                                                    f"{first.message}")]) from None
     if not isinstance(action, dict) or "action" not in action:
-        raise BrassError("ACTION is a whole action, a mapping like {action: loan, card: leek}")
+        raise BrassError("ACTION is a whole action, a mapping like {action: ACTION, card: CARD, …}")
     problem = move_problem(action)
     if problem is not None:
         raise BrassError(f"ACTION is not a whole action the engine can judge: {problem}")

@@ -80,8 +80,8 @@ def _unlinked(ruleset: Ruleset) -> Iterator[Finding]:
         if lid not in reached:
             kind = location.kind.replace("_", " ")
             yield Finding(at(ruleset, ("locations", lid), key=True), "W102",
-                          f"{kind} '{lid}' is at the end of no link: no network reaches it, nothing there is "
-                          "connected to a merchant or a coal mine")
+                          f"{kind} '{lid}' is at the end of no link: no network reaches it, and nothing "
+                          "there is connected to anything")
 
 
 # -- W103: an industry no slot or card can build ---------------------------------------------------

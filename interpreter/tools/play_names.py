@@ -15,7 +15,7 @@ from rich.text import Text
 
 from interpreter.engine.game import Game
 from interpreter.engine.state import Card, MerchantSpace, PlacedTile
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import ActionParam, Ruleset
 
 # One colour per seat (purple, red, yellow, then cyan for white); a seat past the last takes them again.
 SEAT_STYLES = ("bold magenta", "bold red", "bold yellow", "bold cyan")
@@ -94,7 +94,8 @@ def link_name(ruleset: Ruleset, link: str) -> str:
 def merchant_name(ruleset: Ruleset, space: MerchantSpace) -> str:
     """`Oxford: buys Manufacturer, has beer`."""
     buys = ", ".join(industry_name(ruleset, i) for i in space.buys) or "nothing"
-    beer = ", has beer" if space.has_beer else ""
+    barrel = ruleset.barrel_resource
+    beer = f", has {ruleset.resources[barrel].name.lower()}" if space.has_beer and barrel else ""
     return f"{location_name(ruleset, space.location)}: buys {buys}{beer}"
 
 
@@ -103,15 +104,26 @@ def merchant_name(ruleset: Ruleset, space: MerchantSpace) -> str:
 def param_type(game: Game, name: str) -> str:
     """The type of the pending action's parameter `name` (`card`, `slot` …); the name itself
     for decisions outside the parameters (`action`, `done`, `answer`)."""
+    param = _pending_param(game, name)
+    return param.type if param is not None else name
+
+
+def _pending_param(game: Game, name: str) -> ActionParam | None:
     pending = game.pending
     if pending is None:
-        return name
+        return None
     parts = [pending.action.part] + ([pending.action.repeat.part] if pending.action.repeat else [])
-    for part in parts:
-        for param in part.params:
-            if param.name == name:
-                return param.type
-    return name
+    return next((p for part in parts for p in part.params if p.name == name), None)
+
+
+def yes_no_name(game: Game, name: str, value: bool) -> str:
+    """A yes/no choice in the ruleset's words: its param's `doc`, an imperative ("use the merchant's
+    beer"), or "do not" and the doc; `NAME: yes/no` for a param without a doc."""
+    param = _pending_param(game, name)
+    doc = param.doc.strip() if param is not None else ""
+    if not doc:
+        return f"{name.replace('_', ' ')}: {'yes' if value else 'no'}"
+    return doc if value else f"do not {doc}"
 
 
 def value_name(game: Game, type_name: str, value: Any) -> str:
@@ -165,8 +177,8 @@ def decision_name(game: Game, decision: dict[str, Any]) -> str:
         return "done: end this action here"
     if name == "answer":
         return answer_name(game, value)
-    if name == "merchant_beer":
-        return "use the merchant's beer" if value else "do not use the merchant's beer"
+    if isinstance(value, bool):
+        return yes_no_name(game, name, value)
     return value_name(game, param_type(game, name), value)
 
 

@@ -26,6 +26,7 @@ from interpreter.engine.game import Game, IllegalAction
 from interpreter.engine.given import GivenError
 from interpreter.engine.state import Card, MerchantSpace, PlacedTile, Player
 from interpreter.ruleset.errors import BrassError, Diagnostic, RulesetError, sorted_diagnostics
+from interpreter.ruleset.examples import example_move
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset, resolve_ruleset_path
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document, kind_name, load_yaml_file
@@ -296,7 +297,7 @@ class _Loader:
 
     def step(self, item: Any, at: tuple[Any, ...], n: int, ruleset: Ruleset) -> Step | None:
         if not isinstance(item, dict):
-            self.error(at, f"a step is a mapping like {{player: 1, action: {{action: loan, card: leek}}}}, "
+            self.error(at, f"a step is a mapping like {{player: 1, action: {example_move(ruleset)}}}, "
                            f"not {kind_name(item)}")
             return None
         bad = [k for k in item if k not in STEP_KEYS]
@@ -310,7 +311,7 @@ class _Loader:
         move = item[kind]
         if not isinstance(move, dict) or not move:
             self.error(at + (kind,),
-                       f"{kind} must be a mapping like {{action: loan, card: leek}}, not {kind_name(move)}")
+                       f"{kind} must be a mapping like {example_move(ruleset)}, not {kind_name(move)}")
             return None
         if kind == "action" and not (isinstance(move.get("action"), str) and move["action"] in ruleset.actions):
             self.error(at + (kind, "action") if "action" in move else at + (kind,),
