@@ -10,6 +10,7 @@ own loader."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,6 +37,11 @@ FORMAT_WORDS = {
 }
 
 
+# Game words that are also plain English in a message, allowed only in these files:
+#   port: the TCP port `brass serve` listens on.
+PROSE_WORDS = {"port": {"interpreter/tools/web_app.py"}}
+
+
 def game_words() -> set[str]:
     """Ids of resources, industries, locations, link kinds and actions of every built-in ruleset."""
     words: set[str] = set()
@@ -44,6 +50,20 @@ def game_words() -> set[str]:
             continue
         rs = load_ruleset(folder)
         words.update(rs.resources, rs.industries, rs.locations, rs.link_kinds, rs.actions)
+    return words
+
+
+def prose_words() -> set[str]:
+    """The words a message may not contain: ids and printed names of resources, industries,
+    locations and link kinds (an action's id, such as build or sell, is also an English verb of the
+    genre, so a message may use it; a literal that *is* an action id is still refused above)."""
+    words: set[str] = set()
+    for folder in sorted((ROOT / "rulesets").iterdir()):
+        if not (folder / "ruleset.yaml").is_file():
+            continue
+        rs = load_ruleset(folder)
+        words.update(rs.resources, rs.industries, rs.locations, rs.link_kinds)
+        words.update(location.name for location in rs.locations.values())
     return words
 
 
@@ -75,6 +95,25 @@ def findings(words: set[str]) -> Iterator[str]:
                     yield f"{rel}:{node.lineno}:{node.value}"
 
 
+def prose_findings(words: set[str]) -> Iterator[str]:
+    """Every literal (not a docstring) containing one of `words` as a whole word: not inside a
+    longer id such as `beer_bonus` or `brass-birmingham-trace`; matched with its case."""
+    pattern = re.compile(r"(?<![A-Za-z0-9_-])(" + "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+                         + r")(?![A-Za-z0-9_-])")
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if _skipped(rel):
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            allowed = _docstrings(tree)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in allowed:
+                    for word in sorted(set(pattern.findall(node.value))):
+                        if rel not in PROSE_WORDS.get(word, ()):
+                            yield f"{rel}:{node.lineno}:{word}: {node.value[:60]!r}"
+
+
 def test_the_words_come_from_every_ruleset() -> None:
     words = game_words()
     # Birmingham's ids are there (the scan would pass vacuously without them)
@@ -86,6 +125,21 @@ def test_the_words_come_from_every_ruleset() -> None:
 def test_no_string_literal_names_a_game_word() -> None:
     found = sorted(findings(game_words()), key=lambda f: (f.split(":")[0], int(f.split(":")[1])))
     assert not found, "game words in Python strings (move them to YAML):\n" + "\n".join(found)
+
+
+def test_no_message_names_a_game_word() -> None:
+    found = sorted(prose_findings(prose_words()), key=lambda f: (f.split(":")[0], int(f.split(":")[1])))
+    assert not found, "game words in Python messages (take them from the ruleset):\n" + "\n".join(found)
+
+
+def test_the_message_scan_sees_a_word_but_not_a_longer_id() -> None:
+    pattern_words = {"beer", "Birmingham"}
+    source = 'X = "a beer barrel"\nY = "beer_bonus"\nZ = "brass-birmingham-trace"\nW = "Brass: Birmingham."\n'
+    tree = ast.parse(source)
+    texts = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    pattern = re.compile(r"(?<![A-Za-z0-9_-])(beer|Birmingham)(?![A-Za-z0-9_-])")
+    assert [t for t in texts if pattern.search(t)] == ["a beer barrel", "Brass: Birmingham."]
+    assert pattern_words <= prose_words()
 
 
 def test_the_scan_sees_a_literal() -> None:

@@ -105,7 +105,7 @@ def _flip(table: Table, env: Env, args: dict[str, Any]) -> None:
 def _use_merchant_beer(table: Table, env: Env, args: dict[str, Any]) -> Sequence[EffectStep]:
     space = args["merchant"]
     space.has_beer = False
-    table.note("merchant beer", space=space.id, player=table.me.seat)
+    table.note("merchant barrel", space=space.id, player=table.me.seat)
     return table.ruleset.merchants[space.location].beer_bonus  # run right after this step
 
 
@@ -288,7 +288,7 @@ def _remove_tiles(table: Table, env: Env, args: dict[str, Any]) -> None:
 def _refill_merchant_beer(table: Table, env: Env, args: dict[str, Any]) -> None:
     for space in table.state.merchants:
         space.has_beer = bool(space.buys)
-    table.note("merchant beer refilled")
+    table.note("merchant barrels refilled")
 
 
 @effect("new_draw_deck")

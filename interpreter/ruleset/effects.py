@@ -103,7 +103,7 @@ EFFECTS: dict[str, EffectSpec] = {e.name: e for e in (
             P("kind", "str", "A wild card id of `wild_cards`.", literal=True, table="wild_cards"),
             rules=("R-SCOUT-01",)),
     _effect("develop_without_iron", "The acting player removes the lowest tile of an industry of their choice "
-            "(not a tile that cannot be developed) from their mat, without iron.", {BONUS},
+            "(not a tile that cannot be developed) from their mat, free: nothing is consumed.", {BONUS},
             P("tiles", "int", "Number of tiles."), rules=("R-MERCH-01",)),
     # -- anywhere ----------------------------------------------------------------------
     _effect("move_track", "Move a track of the ruleset (`tracks:`) by an amount, up or down, never past its "

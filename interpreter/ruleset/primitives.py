@@ -119,7 +119,7 @@ class BrassVocabulary:
     def _define_types(self) -> None:
         rs, add = self.rs, self.registry.add_type
         self.player = add(RecordType("player", "A player: money, VP, income marker, links left."))
-        self.location = add(RecordType("location", "A location of the board (town, farm brewery or merchant), by id.",
+        self.location = add(RecordType("location", f"A location of the board ({', '.join(LOCATION_KINDS)}), by id.",
                                        ids=_ids(rs.locations)))
         self.link = add(RecordType("link", "A link line of the board, by id (L01…).", ids=_ids(rs.links)))
         self.industry = add(RecordType("industry", "An industry, by id.", ids=_ids(rs.industries)))
