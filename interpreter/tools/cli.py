@@ -146,7 +146,8 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(prog="brass", description="A rules interpreter for the Brass board games, played from YAML rulesets.")
+    parser = _ArgumentParser(prog="brass",
+                             description="A rules interpreter for the Brass board games, played from YAML rulesets.")
     parser.add_argument("--version", action="store_true", help="print the version of brass and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
