@@ -74,11 +74,6 @@ class Link:
     def takes(self, kind: str) -> bool:
         return kind in self.kinds
 
-    def __getattr__(self, name: str) -> bool:
-        """`link.canal`: whether it takes a kind, for callers written before `kinds` (the trace importer)."""
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return name in object.__getattribute__(self, "kinds")
 
 
 @dataclass(frozen=True, slots=True)

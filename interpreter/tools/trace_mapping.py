@@ -58,9 +58,10 @@ class TraceMapping:
             if ours is None:
                 raise TraceError(f"trace link {link['index']} ({'–'.join(sorted(ends))}) is not on our board")
             ours_link = self.ruleset.links[ours]
-            if (ours_link.canal, ours_link.rail) != (link["canal"], link["rail"]):
+            kinds = (ours_link.takes("canal"), ours_link.takes("rail"))
+            if kinds != (link["canal"], link["rail"]):
                 self.notes.append(f"link {link['index']} = {ours}: canal/rail {link['canal']}/{link['rail']} "
-                                  f"in the trace, {ours_link.canal}/{ours_link.rail} here")
+                                  f"in the trace, {kinds[0]}/{kinds[1]} here")
             if ours != f"L{link['index'] + 1:02d}":
                 self.notes.append(f"trace link index {link['index']} is {ours} ({'–'.join(ours_link.ends)})")
             found[link["index"]] = ours
