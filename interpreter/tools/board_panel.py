@@ -2,7 +2,8 @@
 
 The panel shows the era and round, whose turn it is, the turn order, each player's money,
 income, VP, links left, hand, money spent and tiles left per industry, the markets (each space
-with its price, filled or not) and the draw deck.
+with its price, filled or not), the ruleset's own tracks (the marker's space) and stacks (how many
+tiles are face down, and the drawn ones) and the draw deck.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import textwrap
 import xml.etree.ElementTree as ET
 
 from interpreter.engine.state import Player
+from interpreter.ruleset.model import Ruleset
 from interpreter.tools.board_style import CANAL, LINK_BED, RAIL, BoardSource, Palette
 from interpreter.tools.svg import element, ink_on, roman, text_width
 
@@ -47,9 +49,13 @@ def draw_panel(parent: ET.Element, game: BoardSource, palette: Palette, x: float
         top = _player_block(panel, game, player, palette, top)
     for market_id in ruleset.markets:
         top = _market(panel, game, market_id, palette, top)
+    for track_id in ruleset.tracks:
+        top = _track(panel, game, track_id, top)
+    for stack_id in ruleset.stacks:
+        top = _stack(panel, game, stack_id, top)
     element(panel, "text", f"Draw deck: {len(state.deck)} card{'s' if len(state.deck) != 1 else ''}", id="deck",
             x=0, y=top + LINE, font_size=11.0, data_cards=len(state.deck))
-    top = _legend(panel, top + LINE + 10)
+    top = _legend(panel, ruleset, top + LINE + 10)
     return y + top
 
 
@@ -143,9 +149,43 @@ def _market(panel: ET.Element, game: BoardSource, market_id: str, palette: Palet
     return top + 18 + size + 18
 
 
-def _legend(panel: ET.Element, top: float) -> float:
+def _track(panel: ET.Element, game: BoardSource, track_id: str, top: float) -> float:
+    """A track of the ruleset: its name and value, and a row of its spaces with the marker's filled."""
+    track = game.ruleset.tracks[track_id]
+    value = game.table.state.tracks.get(track_id, track.start)
+    group = element(panel, "g", id=f"track-{track_id}", class_="track", data_value=value, data_min=track.min,
+                    data_max=track.max)
+    element(group, "text", f"{track.name}: {value}", x=0, y=top + 12, font_size=11.0)
+    spaces = range(track.min, track.max + 1)
+    size = min(22.0, (PANEL_WIDTH - 2) / max(len(spaces), 1) - 2)
+    for index, space in enumerate(spaces):
+        left, here = index * (size + 2), space == value
+        element(group, "rect", x=left, y=top + 18, width=size, height=size * 0.8, rx=2.0,
+                fill="#333333" if here else "#ffffff", stroke="#6b6b6b")
+        element(group, "text", str(space), x=left + size / 2, y=top + 18 + size * 0.55, font_size=8.0,
+                text_anchor="middle", fill="#ffffff" if here else "#333333")
+    return top + 18 + size * 0.8 + 6
+
+
+def _stack(panel: ET.Element, game: BoardSource, stack_id: str, top: float) -> float:
+    """A stack of the ruleset: how many tiles are face down (never which, nor their order) and the
+    values of the drawn ones, which were shown."""
+    stack, state = game.ruleset.stacks[stack_id], game.table.state
+    face_down, drawn = len(state.stacks.get(stack_id, [])), state.drawn.get(stack_id, [])
+    shown = f"drawn {' '.join(map(str, drawn))}" if drawn else "none drawn"
+    element(panel, "text", f"{stack.name}: {face_down} face down, {shown}", id=f"stack-{stack_id}", class_="stack",
+            x=0, y=top + 12, font_size=11.0, data_face_down=face_down, data_drawn=" ".join(map(str, drawn)))
+    return top + LINE + 2
+
+
+def _legend(panel: ET.Element, ruleset: Ruleset, top: float) -> float:
+    """The link lines of each kind the eras build (in era order), and what the marks mean."""
     group = element(panel, "g", id="legend")
-    rows = (("a canal line", (CANAL,)), ("a rail line", (RAIL,)), ("a canal or rail line", (CANAL, RAIL)))
+    kinds = list(dict.fromkeys(era.link_kind for era in ruleset.eras))
+    drawn = dict(zip(kinds, (CANAL, RAIL), strict=False))  # the first kind drawn plain, the second dashed
+    rows: list[tuple[str, tuple[str, ...]]] = [(f"a {kind} line", (drawn.get(kind, CANAL),)) for kind in kinds]
+    if len(kinds) == 2:
+        rows.append((f"a {kinds[0]} or {kinds[1]} line", (CANAL, RAIL)))
     for n, (label, colours) in enumerate(rows):
         y = top + n * LINE + 6
         element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=LINK_BED, stroke_width=9.0)
@@ -154,8 +194,9 @@ def _legend(panel: ET.Element, top: float) -> float:
             element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=colour, stroke_dasharray="6 5" if dashed else None,
                     stroke_width=1.5 if dashed and len(colours) > 1 else 3.0)
         element(group, "text", label, x=38, y=y + 4, font_size=10.0)
+    sleepers = f" (a {kinds[1]} link with sleepers)" if len(kinds) > 1 else ""
     notes = ("a line faded: no link of this era can be built on it",
-             "built links and tiles: their owner's colour (a rail link with sleepers)", "✓ a flipped tile and its VP")
+             f"built links and tiles: their owner's colour{sleepers}", "✓ a flipped tile and its VP")
     for n, note in enumerate(notes):
-        element(group, "text", note, x=0, y=top + (3 + n) * LINE + 8, font_size=9.5, fill="#444444")
-    return top + (3 + len(notes)) * LINE + 6
+        element(group, "text", note, x=0, y=top + (len(rows) + n) * LINE + 8, font_size=9.5, fill="#444444")
+    return top + (len(rows) + len(notes)) * LINE + 6

@@ -16,6 +16,7 @@ from rich.console import Console
 
 from interpreter.engine.game import FORMAT, Game, GameFileError, IllegalAction
 from interpreter.ruleset.errors import BrassError
+from interpreter.ruleset.loader import DEFAULT_RULESET
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots import BOTS, deciding_seat
 from interpreter.tools.guards import ENGINE_SLIPS, clip, move_problem, parse_json, read_text, slip_text, write_whole
@@ -145,7 +146,7 @@ def run_replay(ruleset_for: Callable[[str], Ruleset], path: str, step: bool, con
                read_line: ReadLine) -> int:
     """Replay a saved game's moves from its seed, printing each decision and what it wrote to the log."""
     data = _read_record(path)
-    ruleset = ruleset_for(str(data.get("ruleset") or "birmingham"))
+    ruleset = ruleset_for(str(data.get("ruleset") or DEFAULT_RULESET))
     try:
         game = Game.start(ruleset, int(data["players"]), int(data["seed"]), data.get("given"))
         moves = list(data["moves"])
