@@ -210,7 +210,7 @@ def literals(source: str) -> list[str]:
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs]
 
 
-@pytest.mark.parametrize("name", ["birmingham", str(MARKET)])
+@pytest.mark.parametrize("name", ["birmingham", "lancashire", str(MARKET)])
 def test_no_string_of_the_front_ends_names_a_thing_of_the_game(name: str) -> None:
     """A literal that is a game word, or quotes one (`"loan"` in an example), would tie the front
     end to one game; the page's script and markup are read for quoted words too."""
