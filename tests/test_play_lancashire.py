@@ -16,7 +16,8 @@ from interpreter import Game, load_ruleset
 from interpreter.tools.board_svg import board_svg
 from interpreter.tools.play_keys import action_keys, help_text
 from interpreter.tools.scenario import game_from_setup_file
-from interpreter.tools.web_view import counters_json, mat_json
+from interpreter.tools.web_session import PlaySession
+from interpreter.tools.web_view import counters_json, decisions_json, mat_json
 
 SVG = "{http://www.w3.org/2000/svg}"
 # Player 1 in Canal round 2 with an unflipped Cotton Mill I at Macclesfield, linked (K26) to The
@@ -150,3 +151,22 @@ def test_the_web_view_of_lancashire(setup: Path) -> None:
     assert list(mat) == ["cotton_mill", "coal_mine", "iron_works", "port", "shipyard"]
     assert (mat["cotton_mill"]["left"], mat["shipyard"]["level"]) == (11, 0)
     assert set(mat["iron_works"]["needs"]) == {"coal", "iron"}  # no beer in Lancashire
+
+
+def test_the_port_a_mill_is_sold_to_is_chosen_on_the_board() -> None:
+    """Lancashire's Sell names its buyer `port`, a parameter of type tile: the page marks the Port's
+    slot on the picture as it marks Birmingham's tiles (by the parameter's type, not its name)."""
+    game = Game.from_setup(load_ruleset("lancashire"), 2, {
+        "era": "canal", "round": 2, "turn_order": [1, 2], "current": 1, "actions_left": 2,
+        "players": {1: {"hand": ["preston", "bolton"]}},
+        "tiles": [{"slot": "warrington/1", "owner": 1, "industry": "cotton_mill", "level": 1},
+                  {"slot": "warrington/0", "owner": 2, "industry": "port", "level": 1}]}, seed=1)
+    session = PlaySession(game, ["human", "random"])
+    preston = next(card.id for card in game.table.player(1).hand if card.face == "preston")
+    for decision in ({"action": "sell"}, {"card": preston}, {"tile": "warrington/1"}, {"via": "port"}):
+        game.apply(decision)
+    rows = decisions_json(session)
+    assert rows["board_keys"] == [{"key": "port", "attribute": "slot"}]
+    assert [row["board"] for row in rows["decisions"]] == [{"attribute": "slot", "key": "port",
+                                                             "value": "warrington/0"}]
+
