@@ -12,7 +12,6 @@ import textwrap
 import xml.etree.ElementTree as ET
 
 from interpreter.engine.state import Player
-from interpreter.ruleset.model import Ruleset
 from interpreter.tools.board_style import CANAL, LINK_BED, RAIL, BoardSource, Palette
 from interpreter.tools.svg import element, ink_on, roman, text_width
 
@@ -55,7 +54,7 @@ def draw_panel(parent: ET.Element, game: BoardSource, palette: Palette, x: float
         top = _stack(panel, game, stack_id, top)
     element(panel, "text", f"Draw deck: {len(state.deck)} card{'s' if len(state.deck) != 1 else ''}", id="deck",
             x=0, y=top + LINE, font_size=11.0, data_cards=len(state.deck))
-    top = _legend(panel, ruleset, top + LINE + 10)
+    top = _legend(panel, top + LINE + 10)
     return y + top
 
 
@@ -178,14 +177,9 @@ def _stack(panel: ET.Element, game: BoardSource, stack_id: str, top: float) -> f
     return top + LINE + 2
 
 
-def _legend(panel: ET.Element, ruleset: Ruleset, top: float) -> float:
-    """The link lines of each kind the eras build (in era order), and what the marks mean."""
+def _legend(panel: ET.Element, top: float) -> float:
     group = element(panel, "g", id="legend")
-    kinds = list(dict.fromkeys(era.link_kind for era in ruleset.eras))
-    drawn = dict(zip(kinds, (CANAL, RAIL), strict=False))  # the first kind drawn plain, the second dashed
-    rows: list[tuple[str, tuple[str, ...]]] = [(f"a {kind} line", (drawn.get(kind, CANAL),)) for kind in kinds]
-    if len(kinds) == 2:
-        rows.append((f"a {kinds[0]} or {kinds[1]} line", (CANAL, RAIL)))
+    rows = (("a canal line", (CANAL,)), ("a rail line", (RAIL,)), ("a canal or rail line", (CANAL, RAIL)))
     for n, (label, colours) in enumerate(rows):
         y = top + n * LINE + 6
         element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=LINK_BED, stroke_width=9.0)
@@ -194,9 +188,8 @@ def _legend(panel: ET.Element, ruleset: Ruleset, top: float) -> float:
             element(group, "line", x1=0, y1=y, x2=30, y2=y, stroke=colour, stroke_dasharray="6 5" if dashed else None,
                     stroke_width=1.5 if dashed and len(colours) > 1 else 3.0)
         element(group, "text", label, x=38, y=y + 4, font_size=10.0)
-    sleepers = f" (a {kinds[1]} link with sleepers)" if len(kinds) > 1 else ""
     notes = ("a line faded: no link of this era can be built on it",
-             f"built links and tiles: their owner's colour{sleepers}", "✓ a flipped tile and its VP")
+             "built links and tiles: their owner's colour (a rail link with sleepers)", "✓ a flipped tile and its VP")
     for n, note in enumerate(notes):
-        element(group, "text", note, x=0, y=top + (len(rows) + n) * LINE + 8, font_size=9.5, fill="#444444")
-    return top + (len(rows) + len(notes)) * LINE + 6
+        element(group, "text", note, x=0, y=top + (3 + n) * LINE + 8, font_size=9.5, fill="#444444")
+    return top + (3 + len(notes)) * LINE + 6
