@@ -122,32 +122,6 @@ def _mat_chips(group: ET.Element, game: BoardSource, player: Player, palette: Pa
         left += width + 4
 
 
-def _market(panel: ET.Element, game: BoardSource, market_id: str, palette: Palette, top: float) -> float:
-    ruleset = game.ruleset
-    market = ruleset.markets[market_id]
-    cubes = game.table.state.markets.get(market_id, 0)
-    resource = next((r for r in ruleset.resources.values() if r.market == market_id), None)
-    name = resource.name if resource else market_id
-    colour = palette.resource(resource.id if resource else None)
-    group = element(panel, "g", id=f"market-{market_id}", class_="market", data_cubes=cubes,
-                    data_capacity=market.capacity)
-    element(group, "text", f"{name} market: {cubes} of {market.capacity}, £{market.empty_price} when empty",
-            x=0, y=top + 12, font_size=11.0)
-    size = min(24.0, (PANEL_WIDTH - 2) / max(market.capacity, 1) - 2)
-    empty = market.capacity - cubes  # filled from the most expensive space down
-    for index, price in enumerate(market.prices):
-        left = index * (size + 2)
-        filled = index >= empty
-        space = element(group, "g", id=f"market-{market_id}-{index}", data_price=price, data_filled=filled)
-        element(space, "rect", x=left, y=top + 18, width=size, height=size, fill="#ffffff", stroke="#6b6b6b")
-        if filled:
-            element(space, "rect", class_="cube", x=left + 4, y=top + 22, width=size - 8, height=size - 8,
-                    fill=colour, stroke="#000000", stroke_width=0.8)
-        element(space, "text", f"£{price}", x=left + size / 2, y=top + 18 + size + 10, font_size=8.0,
-                text_anchor="middle")
-    return top + 18 + size + 18
-
-
 def _track(panel: ET.Element, game: BoardSource, track_id: str, top: float) -> float:
     """A track of the ruleset: its name and value, and a row of its spaces with the marker's filled."""
     track = game.ruleset.tracks[track_id]
@@ -175,6 +149,32 @@ def _stack(panel: ET.Element, game: BoardSource, stack_id: str, top: float) -> f
     element(panel, "text", f"{stack.name}: {face_down} face down, {shown}", id=f"stack-{stack_id}", class_="stack",
             x=0, y=top + 12, font_size=11.0, data_face_down=face_down, data_drawn=" ".join(map(str, drawn)))
     return top + LINE + 2
+
+
+def _market(panel: ET.Element, game: BoardSource, market_id: str, palette: Palette, top: float) -> float:
+    ruleset = game.ruleset
+    market = ruleset.markets[market_id]
+    cubes = game.table.state.markets.get(market_id, 0)
+    resource = next((r for r in ruleset.resources.values() if r.market == market_id), None)
+    name = resource.name if resource else market_id
+    colour = palette.resource(resource.id if resource else None)
+    group = element(panel, "g", id=f"market-{market_id}", class_="market", data_cubes=cubes,
+                    data_capacity=market.capacity)
+    element(group, "text", f"{name} market: {cubes} of {market.capacity}, £{market.empty_price} when empty",
+            x=0, y=top + 12, font_size=11.0)
+    size = min(24.0, (PANEL_WIDTH - 2) / max(market.capacity, 1) - 2)
+    empty = market.capacity - cubes  # filled from the most expensive space down
+    for index, price in enumerate(market.prices):
+        left = index * (size + 2)
+        filled = index >= empty
+        space = element(group, "g", id=f"market-{market_id}-{index}", data_price=price, data_filled=filled)
+        element(space, "rect", x=left, y=top + 18, width=size, height=size, fill="#ffffff", stroke="#6b6b6b")
+        if filled:
+            element(space, "rect", class_="cube", x=left + 4, y=top + 22, width=size - 8, height=size - 8,
+                    fill=colour, stroke="#000000", stroke_width=0.8)
+        element(space, "text", f"£{price}", x=left + size / 2, y=top + 18 + size + 10, font_size=8.0,
+                text_anchor="middle")
+    return top + 18 + size + 18
 
 
 def _legend(panel: ET.Element, top: float) -> float:
