@@ -26,7 +26,7 @@ from interpreter.engine.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = ("birmingham", "birmingham-intro", "summary-es", "tiebreak-by-level", "what-if", "quasrain-compat",
-            "sell-level-ii")
+            "sell-level-ii", "lancashire")
 BUILDERS = sorted(name for name, fn in inspect.getmembers(Refusals, inspect.isfunction)
                   if not name.startswith("_") and inspect.signature(fn).return_annotation == "IllegalAction")
 
