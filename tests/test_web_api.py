@@ -18,6 +18,7 @@ pytest.importorskip("httpx2", reason="httpx2 (starlette's TestClient) is not ins
 from starlette.testclient import TestClient
 
 from interpreter import Game, load_ruleset
+from interpreter.tools import web_view
 from interpreter.tools.bots import bot_seed, decide, make_bot
 from interpreter.tools.web_api import MAX_BODY_BYTES, create_app
 from interpreter.tools.web_session import SessionStore, WebError
@@ -320,3 +321,27 @@ def test_a_shortfall_question_at_the_rounds_end_lists_its_tiles_on_the_board(cli
     assert answers and all(row["board"]["attribute"] == "slot" for row in answers)
     assert answers[0]["board"]["value"] == answers[0]["decision"]["answer"]
     assert view["board"].startswith("<svg")
+
+
+def test_a_lancashire_game_saved_and_replayed_through_the_api(client: TestClient) -> None:
+    """Greedy bots play 36 actions on the server (to the Canal Era's last round: seed 1 has sold to
+    the Distant Market by then); the save replays step by step, and the last step's tracks and
+    stack are those of the saved game, the pile's 8 tiles split between face down and drawn."""
+    started = client.post("/api/games", json={"ruleset": "lancashire", "players": 2, "seed": 1,
+                                              "seats": ["greedy", "greedy"]})
+    assert started.status_code == 201, started.text
+    key = started.json()["id"]
+    assert client.post(f"/api/games/{key}/advance", json={"actions": 36}).status_code == 200
+    text = client.get(f"/api/games/{key}/save").text
+    replay = client.post("/api/replays/save", json={"save": text}).json()
+    game = Game.from_json(load_ruleset("lancashire"), text)
+    last = client.get(f"/api/replays/{replay['id']}/steps/{replay['steps'] - 1}").json()
+    assert replay["steps"] == 37 and (replay["tracks"], replay["stacks"][0]["drawn"]) == (
+        [{"id": "distant_market", "name": "Distant Market demand", "value": 1, "min": 1, "max": 9},
+         {"id": "dm_tile", "name": "Last Distant Market tile drawn", "value": 0, "min": 0, "max": 4},
+         {"id": "sell_failed", "name": "This Sell failed", "value": 0, "min": 0, "max": 1}], [])
+    counters = web_view.counters_json(game)
+    assert (last["tracks"], last["stacks"]) == (counters["tracks"], counters["stacks"])
+    (stack,) = last["stacks"]
+    assert stack["drawn"] and stack["face_down"] + len(stack["drawn"]) == 8
+    assert last["tracks"][0]["value"] == 1 + sum(stack["drawn"])  # the marker moved down by each tile drawn

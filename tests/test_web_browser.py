@@ -283,3 +283,35 @@ def test_a_scenario_opens_at_its_position_and_its_save_replays(browser: Any, ser
     assert page_error(browser) == ""
     assert browser.find_element(By.ID, "step-count").text.startswith("step 0 of ")
     assert browser.find_element(By.ID, "step-label").text == "the start"
+
+
+def test_a_lancashire_game_shows_its_distant_market_and_is_played_to_the_end(browser: Any, server: str) -> None:
+    """Brass: Lancashire (issue 16): the page lists the Distant Market's tracks and the size of its
+    face-down pile, the mat has a column per resource of the game (coal and iron: no beer), and a
+    game clicked through to its end keeps them in step with the server's game."""
+    open_page(browser, server)
+    browser.execute_script("const s = document.getElementById('ruleset'); s.value = 'lancashire';"
+                           "s.dispatchEvent(new Event('change'))")
+    browser.execute_script("document.getElementById('players').value = '2';"
+                           "document.getElementById('players').dispatchEvent(new Event('change'))")
+    new_game(browser, seed=2, opponent="random")
+    counters = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#counters li")]
+    assert counters == ["Distant Market demand: 1 (1..9)", "Last Distant Market tile drawn: 0 (0..4)",
+                        "This Sell failed: 0 (0..1)", "Distant Market tiles: 8 face down, none drawn"]
+    heads = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#mat th")]
+    assert heads == ["industry", "left", "level", "cost", "coal", "iron", "VP", "income"]
+    assert browser.find_elements(By.CSS_SELECTOR, "#board [data-location='the_midlands']")
+    browser.set_script_timeout(180)
+    clicks = browser.execute_async_script(CLICK_THE_FIRST_DECISION_UNTIL_THE_END)
+    assert page_error(browser) == ""
+    assert browser.find_element(By.ID, "over").is_displayed(), f"the game did not end after {clicks} clicks"
+    game_id = browser.execute_script("return current.id")
+    saved = json.loads(browser.execute_script(
+        "const r = new XMLHttpRequest(); r.open('GET', arguments[0], false); r.send(); return r.responseText;",
+        f"/api/games/{game_id}/save"))
+    state = saved["state"]
+    shown = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#counters li")]
+    drawn = state["drawn"]["dm_tiles"]
+    assert shown[0] == f"Distant Market demand: {state['tracks']['distant_market']} (1..9)"
+    assert shown[3] == f"Distant Market tiles: {len(state['stacks']['dm_tiles'])} face down, " + \
+        (f"drawn {' '.join(map(str, drawn))}" if drawn else "none drawn")

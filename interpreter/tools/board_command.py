@@ -32,7 +32,8 @@ def add_commands(commands: Any) -> None:
     """Register `brass board` on the `brass` command's subparsers."""
     board = commands.add_parser("board", help="draw a position as a picture (SVG, or PNG with cairosvg)",
                                 description="Draw a position of a game: the map with its tiles, links and "
-                                            "merchants, the markets and every player's figures.")
+                                            "merchants (of a ruleset that has them), the markets, the tracks "
+                                            "and stacks, and every player's figures.")
     board.add_argument("ruleset", nargs="?", default=None,
                        help=f"ruleset folder or built-in name (default: {DEFAULT_RULESET}, or the file's)")
     board.add_argument("--players", type=int, default=None,
@@ -42,7 +43,7 @@ def add_commands(commands: Any) -> None:
     source = board.add_mutually_exclusive_group()
     source.add_argument("--from", dest="setup", metavar="SETUP", help="the position of a setup or scenario file")
     source.add_argument("--load", metavar="SAVE", help="a saved game")
-    source.add_argument("--trace", metavar="TRACE", help="a real game (brass-birmingham-trace/v1)")
+    source.add_argument("--trace", metavar="TRACE", help="a real recorded game (a trace, as brass replay reads)")
     board.add_argument("--step", type=int, default=None, metavar="N",
                        help="with --trace: the position after the first N recorded steps (0: the setup; "
                             "default: every step)")

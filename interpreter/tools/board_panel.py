@@ -2,7 +2,8 @@
 
 The panel shows the era and round, whose turn it is, the turn order, each player's money,
 income, VP, links left, hand, money spent and tiles left per industry, the markets (each space
-with its price, filled or not) and the draw deck.
+with its price, filled or not), the ruleset's own tracks (the marker's space) and stacks (how many
+tiles are face down, and the drawn ones) and the draw deck.
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ def draw_panel(parent: ET.Element, game: BoardSource, palette: Palette, x: float
         top = _player_block(panel, game, player, palette, top)
     for market_id in ruleset.markets:
         top = _market(panel, game, market_id, palette, top)
+    for track_id in ruleset.tracks:
+        top = _track(panel, game, track_id, top)
+    for stack_id in ruleset.stacks:
+        top = _stack(panel, game, stack_id, top)
     element(panel, "text", f"Draw deck: {len(state.deck)} card{'s' if len(state.deck) != 1 else ''}", id="deck",
             x=0, y=top + LINE, font_size=11.0, data_cards=len(state.deck))
     top = _legend(panel, palette, top + LINE + 10)
@@ -115,6 +120,35 @@ def _mat_chips(group: ET.Element, game: BoardSource, player: Player, palette: Pa
         element(group, "text", text, id=f"player-{player.seat}-left-{industry}", x=left + 4, y=top + 12,
                 font_size=size, fill=ink_on(chip), data_tiles_left=count)
         left += width + 4
+
+
+def _track(panel: ET.Element, game: BoardSource, track_id: str, top: float) -> float:
+    """A track of the ruleset: its name and value, and a row of its spaces with the marker's filled."""
+    track = game.ruleset.tracks[track_id]
+    value = game.table.state.tracks.get(track_id, track.start)
+    group = element(panel, "g", id=f"track-{track_id}", class_="track", data_value=value, data_min=track.min,
+                    data_max=track.max)
+    element(group, "text", f"{track.name}: {value}", x=0, y=top + 12, font_size=11.0)
+    spaces = range(track.min, track.max + 1)
+    size = min(22.0, (PANEL_WIDTH - 2) / max(len(spaces), 1) - 2)
+    for index, space in enumerate(spaces):
+        left, here = index * (size + 2), space == value
+        element(group, "rect", x=left, y=top + 18, width=size, height=size * 0.8, rx=2.0,
+                fill="#333333" if here else "#ffffff", stroke="#6b6b6b")
+        element(group, "text", str(space), x=left + size / 2, y=top + 18 + size * 0.55, font_size=8.0,
+                text_anchor="middle", fill="#ffffff" if here else "#333333")
+    return top + 18 + size * 0.8 + 6
+
+
+def _stack(panel: ET.Element, game: BoardSource, stack_id: str, top: float) -> float:
+    """A stack of the ruleset: how many tiles are face down (never which, nor their order) and the
+    values of the drawn ones, which were shown."""
+    stack, state = game.ruleset.stacks[stack_id], game.table.state
+    face_down, drawn = len(state.stacks.get(stack_id, [])), state.drawn.get(stack_id, [])
+    shown = f"drawn {' '.join(map(str, drawn))}" if drawn else "none drawn"
+    element(panel, "text", f"{stack.name}: {face_down} face down, {shown}", id=f"stack-{stack_id}", class_="stack",
+            x=0, y=top + 12, font_size=11.0, data_face_down=face_down, data_drawn=" ".join(map(str, drawn)))
+    return top + LINE + 2
 
 
 def _market(panel: ET.Element, game: BoardSource, market_id: str, palette: Palette, top: float) -> float:

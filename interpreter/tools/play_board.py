@@ -92,6 +92,20 @@ def markets_line(game: Game) -> Text:
     return Text("; ".join(parts) or "no markets", style="dim")
 
 
+def tracks_line(game: Game) -> Text | None:
+    """`Distant Market demand 3 (1..9); Distant Market tiles: 9 face down, drawn 2 0`: the value of
+    each track of the ruleset and the size of each stack (its order is hidden; the drawn tiles were
+    shown), or None for a ruleset without either."""
+    state, ruleset = game.state, game.ruleset
+    parts = [f"{track.name} {state.tracks.get(track_id, track.start)} ({track.min}..{track.max})"
+             for track_id, track in ruleset.tracks.items()]
+    for stack_id, stack in ruleset.stacks.items():
+        drawn = state.drawn.get(stack_id, [])
+        shown = f"drawn {' '.join(map(str, drawn))}" if drawn else "none drawn"
+        parts.append(f"{stack.name}: {len(state.stacks.get(stack_id, []))} face down, {shown}")
+    return Text("; ".join(parts), style="dim") if parts else None
+
+
 def mat(game: Game, seat: int) -> list[Any]:
     """The player's own mat: money, income (level and track space), VP, what is left of each
     industry (count and next level), links left, and the hand by card name."""
@@ -115,11 +129,14 @@ def summary(game: Game, seats: Sequence[str], seat: int, before: Figures | None 
     """What a player needs before choosing an action: the round, the players (with what changed
     since `before`, when they last looked), the markets and their own mat; what the others did
     was printed as they did it, and `m` shows the full board."""
-    return [Text(), header(game), players_table(game, seats, before), markets_line(game), *mat(game, seat)]
+    tracks = tracks_line(game)
+    return [Text(), header(game), players_table(game, seats, before), markets_line(game),
+            *([tracks] if tracks is not None else []), *mat(game, seat)]
 
 
 def full_board(game: Game) -> list[Any]:
-    """Every tile by location, the links by player, the markets and the merchants."""
+    """Every tile by location, the links by player, the markets, the tracks and stacks, and the merchants
+    (of a ruleset that has them)."""
     ruleset = game.ruleset
     parts: list[Any] = [header(game), Text("Tiles:", style="bold")]
     by_location: dict[str, list[Text]] = {}
@@ -147,8 +164,12 @@ def full_board(game: Game) -> list[Any]:
     if not by_owner:
         parts.append(Text("  none"))
     parts.append(markets_line(game))
-    merchants = [merchant_name(ruleset, m) for m in game.state.merchants if m.buys]
-    parts.append(Text.assemble(("Merchants: ", "bold"), "; ".join(merchants) or "none"))
+    tracks = tracks_line(game)
+    if tracks is not None:
+        parts.append(tracks)
+    if ruleset.merchants:  # a ruleset without merchants has no line for them
+        merchants = [merchant_name(ruleset, m) for m in game.state.merchants if m.buys]
+        parts.append(Text.assemble(("Merchants: ", "bold"), "; ".join(merchants) or "none"))
     return parts
 
 

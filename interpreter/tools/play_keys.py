@@ -8,6 +8,7 @@ order the ruleset lists them, so `1` is always the same action too.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -25,16 +26,37 @@ HELP_TEXT = """\
 Keys (type one, then Enter):
   a letter   an action of the menu, its key in [brackets]; 1, 2 ... pick the
              actions too, in the menu's order
-  ?LETTER    why that action is not possible now (e.g. ?e), with rule IDs
+  ?LETTER    why that action is not possible now (e.g. ?{why}), with rule IDs
   1, 2 ...   inside an action: one of the numbered choices
   x          back out of the action you are making (the game is as before)
   ?          every reason for the last refusal, with the rules' text
-  m          the full board: every tile, link, market and merchant
+  m          the full board: {board}
   s          save (to the --save or --load file)
   q          quit
-  {...}      a decision or a whole action as JSON, e.g.
-             {"action": "loan", "card": "leek#1"}
+  {{...}}      a decision or a whole action as JSON, e.g.
+             {example}
 A choice with only one possibility is taken for you and said in one line."""
+
+
+def help_text(ruleset: Ruleset) -> str:
+    """The keys, with examples and the board's parts taken from the ruleset (a ruleset without
+    merchants is not promised any)."""
+    keys = action_keys(ruleset)
+    why = next((k.key for k in keys[1:] if k.key), keys[0].key if keys else "") or "1"
+    parts = ["every tile", "link", "market"] + [part for part, has in (
+        ("merchant", ruleset.merchants), ("track", ruleset.tracks), ("stack", ruleset.stacks)) if has]
+    board = ", ".join(parts[:-1]) + " and " + parts[-1]
+    return HELP_TEXT.format(why=why, board=board, example=_example(ruleset))
+
+
+def _example(ruleset: Ruleset) -> str:
+    """A whole action as JSON: the first action whose only choice is a card, with a card of the deck."""
+    card = f"{next(iter(ruleset.cards), 'card')}#1"
+    for action_id, action in ruleset.actions.items():
+        params = action.part.params
+        if action.repeat is None and len(params) == 1 and params[0].type == "card":
+            return json.dumps({"action": action_id, params[0].name: card})
+    return json.dumps({"action": next(iter(ruleset.actions), "")})
 
 
 @dataclass(frozen=True)

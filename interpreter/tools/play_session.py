@@ -28,10 +28,10 @@ from interpreter.tools.play_keys import (
     BOARD,
     EXPLAIN,
     HELP,
-    HELP_TEXT,
     QUIT,
     SAVE,
     action_keys,
+    help_text,
     key_for,
     menu,
     why_not,
@@ -216,7 +216,8 @@ class TerminalGame:
         elif text.isascii() and text.isdigit() and len(text) <= 6 and 1 <= int(text) <= len(choices):
             return self._apply(choices[int(text) - 1][1], seat)
         expected = "a key of the menu" if between else f"one of the numbers 1..{len(choices)}"
-        self._refuse(f"refused: {clip(text)!r} is not {expected} (h for help)", HELP_TEXT.splitlines())
+        self._refuse(f"refused: {clip(text)!r} is not {expected} (h for help)",
+                     help_text(self.game.ruleset).splitlines())
         return None
 
     def _command(self, text: str, between: bool) -> Command:
@@ -239,7 +240,7 @@ class TerminalGame:
         elif lowered in (BOARD, "board", "map"):
             self.show(full_board(self.game))
         elif lowered in (HELP, "help"):
-            self.say(HELP_TEXT)
+            self.say(help_text(self.game.ruleset))
             self.show([Text("The actions:", style="bold"), self._actions_help()])
         else:
             return "none"

@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 
 import rulesets
 from interpreter.ruleset.errors import BrassError
-from interpreter.ruleset.loader import load_ruleset
+from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.tools.guards import parse_json
 from interpreter.tools.play import HUMAN
 from interpreter.tools.web_session import PlaySession, ReplaySession, SessionStore, WebError
@@ -57,7 +57,7 @@ class WebApp:
     async def options(self, request: Request) -> Response:
         names = rulesets.builtin_names()
         return JSONResponse({"rulesets": [_ruleset_json(name) for name in names], "seat_kinds": list(SEAT_KINDS),
-                             "files": self.folders.listing()})
+                             "default": DEFAULT_RULESET, "files": self.folders.listing()})
 
     async def new_game(self, request: Request) -> Response:
         return self._started(new_game(await read_json(request)))
@@ -84,8 +84,8 @@ class WebApp:
         session = self.games.get(key, "game")
         body = await read_json(request)
         if not isinstance(body.get("decision"), dict):
-            raise WebError(400, "'decision' must be one of the legal decisions, a mapping such as {\"action\": "
-                                "\"loan\"}")
+            raise WebError(400, "'decision' must be one of the legal decisions, a mapping of one name to its "
+                                "value such as {\"action\": ACTION}")
         session.decide(body["decision"])
         session.run_bots()
         return JSONResponse(play_json(key, session))
@@ -110,7 +110,7 @@ class WebApp:
         session = self.games.get(key, "game")
         action = (await read_json(request)).get("action")
         if not isinstance(action, dict):
-            raise WebError(400, "'action' must be a whole action, e.g. {\"action\": \"loan\", \"card\": \"leek#1\"}")
+            raise WebError(400, "'action' must be a whole action, e.g. {\"action\": ACTION, \"card\": CARD}")
         if session.game.pending is not None or session.game.question is not None:
             raise WebError(409, "an action is half made: finish it or back out before asking about another")
         result = session.game.explain(action)

@@ -11,15 +11,17 @@ from typing import Any
 
 from interpreter.engine.errors import Failure
 from interpreter.engine.game import Game
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import Ruleset, TileSpec
 from interpreter.tools.board_svg import board_svg, player_colour
 from interpreter.tools.play import describe_decision, format_entry, prompt_text
+from interpreter.tools.play_names import param_type
 from interpreter.tools.web_session import PlaySession, ReplaySession
 
 LOG_LINES = 60  # the page shows the end of the log; the whole of it is in a save
-# Decisions whose value is a thing drawn on the board: the data- attribute the picture (board_svg.py)
-# marks it with; a tile is found by the slot it stands on, a merchant by its space.
-BOARD_KEYS = {"slot": "slot", "tile": "slot", "link": "link", "location": "location", "merchant": "space"}
+# Decisions whose value is a thing drawn on the board, by the type of the action's parameter: the
+# data- attribute the picture (board_svg.py) marks it with; a tile is found by the slot it stands on,
+# a merchant tile by its space. By type, so that a ruleset's own parameter names need nothing here.
+BOARD_TYPES = {"slot": "slot", "tile": "slot", "link": "link", "location": "location", "merchant_tile": "space"}
 
 
 def failures_json(ruleset: Ruleset, failures: list[Failure]) -> list[dict[str, Any]]:
@@ -40,7 +42,18 @@ def position_json(game: Game, seats: list[str] | None = None, board: str | None 
               f"{state.actions_left} action(s) left this turn; draw deck {len(state.deck)} card(s)")
     return {"ruleset": game.ruleset.name, "title": game.ruleset.title, "header": header, "over": game.is_over,
             "board": board_picture(game) if board is None else board, "players": players_json(game, seats),
-            "standings": game.standings() if game.is_over else []}
+            **counters_json(game), "standings": game.standings() if game.is_over else []}
+
+
+def counters_json(game: Game) -> dict[str, Any]:
+    """The ruleset's tracks (their values) and stacks (how many tiles are face down, and the drawn
+    ones, which were shown; never the face-down order, which no player knows)."""
+    state, ruleset = game.state, game.ruleset
+    tracks = [{"id": track_id, "name": track.name, "value": state.tracks.get(track_id, track.start),
+               "min": track.min, "max": track.max} for track_id, track in ruleset.tracks.items()]
+    stacks = [{"id": stack_id, "name": stack.name, "face_down": len(state.stacks.get(stack_id, [])),
+               "drawn": list(state.drawn.get(stack_id, []))} for stack_id, stack in ruleset.stacks.items()]
+    return {"tracks": tracks, "stacks": stacks}
 
 
 def board_picture(game: Game) -> str:
@@ -77,10 +90,20 @@ def mat_json(game: Game, seat: int) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"industry": industry_id, "name": industry.name, "left": left}
         if left > 0:
             tile = game.table.lowest_tile(player, industry_id)
-            row.update(level=tile.level, cost=tile.cost, coal=tile.coal, iron=tile.iron, beer=tile.beer,
-                       vp=tile.vp, income=tile.income, link_icons=tile.link_icons, eras=list(tile.eras))
+            row.update(level=tile.level, cost=tile.cost, needs=tile_needs(game.ruleset, tile), vp=tile.vp,
+                       income=tile.income, link_icons=tile.link_icons, eras=list(tile.eras))
         rows.append(row)
     return rows
+
+
+def tile_needs(ruleset: Ruleset, tile: TileSpec) -> dict[str, int]:
+    """What building the tile consumes, per resource of the ruleset (0 for none)."""
+    return {resource: int(getattr(tile, resource, 0)) for resource in ruleset.resources}
+
+
+def resources_json(ruleset: Ruleset) -> list[dict[str, str]]:
+    """The ruleset's resources in its order: the columns of the mat's needs."""
+    return [{"id": resource_id, "name": resource.name} for resource_id, resource in ruleset.resources.items()]
 
 
 def hand_json(game: Game, seat: int) -> list[dict[str, Any]]:
@@ -100,7 +123,8 @@ def play_json(key: str, session: PlaySession) -> dict[str, Any]:
             "seats": session.seats,
             "deciding": None if game.is_over else session.deciding_seat, "human_to_decide": session.human_to_decide,
             "viewer": viewer, "hand": hand_json(game, viewer) if viewer else [],
-            "mat": mat_json(game, viewer) if viewer else [], "can_back_out": session.action_start is not None,
+            "mat": mat_json(game, viewer) if viewer else [], "resources": resources_json(game.ruleset),
+            "can_back_out": session.action_start is not None,
             "log": log_json(game.log[-LOG_LINES:]), "moves": len(game.moves)}
     view.update(decisions_json(session) if session.human_to_decide else {"prompt": _waiting(session),
                                                                           "decisions": [], "blocked": []})
@@ -130,8 +154,9 @@ def decisions_json(session: PlaySession) -> dict[str, Any]:
         row: dict[str, Any] = {"decision": decision, "label": describe_decision(game, decision)}
         if len(decision) == 1:
             (name, value), = decision.items()
-            if name in BOARD_KEYS and isinstance(value, str):
-                row["board"] = {"attribute": BOARD_KEYS[name], "key": name, "value": value}
+            kind = param_type(game, name)
+            if kind in BOARD_TYPES and isinstance(value, str):
+                row["board"] = {"attribute": BOARD_TYPES[kind], "key": name, "value": value}
             elif name == "answer" and value in slots:  # a question about a tile (unpaid income …)
                 row["board"] = {"attribute": "slot", "key": name, "value": value}
             if name == "action" and value in game.ruleset.actions:
@@ -141,7 +166,8 @@ def decisions_json(session: PlaySession) -> dict[str, Any]:
                 "failures": failures_json(game.ruleset, failures)}
                for action, failures in session.blocked_actions()]
     return {"prompt": prompt_text(game), "decisions": decisions, "blocked": blocked,
-            "board_keys": sorted({d["board"]["key"] for d in decisions if "board" in d})}
+            "board_keys": [{"key": key, "attribute": attribute} for key, attribute in
+                           sorted({(d["board"]["key"], d["board"]["attribute"]) for d in decisions if "board" in d})]}
 
 
 def replay_json(key: str, replay: ReplaySession, index: int) -> dict[str, Any]:

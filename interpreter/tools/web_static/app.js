@@ -3,8 +3,6 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-// the data- attribute of board_svg.py that marks each kind of thing a decision can name
-const BOARD_ATTRIBUTES = { slot: "slot", tile: "slot", link: "link", location: "location", merchant: "space", answer: "slot" };
 let options = null;       // GET /api/options
 let current = null;       // the view shown: a game being played or a replay step
 let watching = false;     // all seats are bots and the page lets them play
@@ -132,7 +130,7 @@ function chosenSeats(players) {
 async function loadOptions() {
   options = await api("GET", "/api/options");
   fill("ruleset", options.rulesets.map((r) => el("option", { value: r.name, text: r.title })));
-  $("ruleset").value = options.rulesets.some((r) => r.name === "birmingham") ? "birmingham" : options.rulesets[0].name;
+  $("ruleset").value = options.rulesets.some((r) => r.name === options.default) ? options.default : options.rulesets[0].name;
   fillPlayers();
   fill("trace-select", options.files.traces.map((path) => el("option", { value: path, text: shortName(path) })));
   fill("scenario-select", options.files.scenarios.map((path) => el("option", { value: path, text: shortName(path) })));
@@ -217,7 +215,7 @@ function showGame(view) {
   $("viewer").textContent = view.viewer ? `(player ${view.viewer})` : "";
   $("person").hidden = !view.viewer;
   fill("hand", view.hand.map((card) => handCard(view, card)));
-  showMat(view.mat);
+  showMat(view.mat, view.resources || []);
   if (watching && !view.over) setTimeout(watchStep, 50);
 }
 
@@ -240,8 +238,8 @@ function markBoard(view) {
   // clickable too, so that a click on an impossible one shows why it is refused (one listener on
   // the board finds what was clicked: the picture is replaced only when the position changed).
   for (const node of $("board").querySelectorAll(".choosable, .clickable")) node.classList.remove("choosable", "clickable");
-  boardChoices = (view.board_keys || []).map((key) => {
-    const attribute = BOARD_ATTRIBUTES[key];
+  // each decision named on the board comes with the data- attribute of board_svg.py that marks it
+  boardChoices = (view.board_keys || []).map(({ key, attribute }) => {
     const legal = new Map(view.decisions.filter((row) => row.board && row.board.key === key)
       .map((row) => [row.board.value, row.decision]));
     for (const node of $("board").querySelectorAll(`[data-${attribute}]`)) {
@@ -262,11 +260,13 @@ function boardClicked(event) {
   }
 }
 
-function showMat(mat) {
-  const head = el("tr", {}, ...["industry", "left", "level", "cost", "coal", "iron", "beer", "VP", "income"]
-    .map((name) => el("th", { text: name })));
+function showMat(mat, resources) {
+  // one column per resource of the ruleset: what building the next tile consumes
+  const head = el("tr", {}, ...["industry", "left", "level", "cost", ...resources.map((r) => r.name.toLowerCase()),
+    "VP", "income"].map((name) => el("th", { text: name })));
   const rows = mat.map((row) => el("tr", { "data-industry": row.industry },
-    ...[row.name, row.left, row.level, row.cost === undefined ? "" : `£${row.cost}`, row.coal, row.iron, row.beer,
+    ...[row.name, row.left, row.level, row.cost === undefined ? "" : `£${row.cost}`,
+      ...resources.map((r) => (row.needs ? row.needs[r.id] : undefined)),
       row.vp, row.income].map((value) => el("td", { text: value === undefined ? "–" : value }))));
   fill("mat", [head, ...rows]);
 }
@@ -284,6 +284,7 @@ function showPosition(view) {
       p.vp, p.links_left, p.hand, p.tiles].map((value) => el("td", { text: value }))));
   rows.forEach((row, n) => { row.children[1].style.background = view.players[n].colour; row.children[1].className = "seat"; });
   fill("players-table", [head, ...rows]);
+  showCounters(view.tracks || [], view.stacks || []);
   $("over").hidden = !view.over;
   if (view.over) {
     const shead = el("tr", {}, ...["place", "seat", "VP", "income", "money"].map((name) => el("th", { text: name })));
@@ -293,6 +294,17 @@ function showPosition(view) {
   }
   fill("log", view.log.map((line) => el("li", { text: line })));
   $("log").scrollTop = $("log").scrollHeight;
+}
+
+// the ruleset's own tracks (their values) and face-down stacks (their sizes, never their order)
+function showCounters(tracks, stacks) {
+  const rows = [
+    ...tracks.map((t) => el("li", { "data-track": t.id, text: `${t.name}: ${t.value} (${t.min}..${t.max})` })),
+    ...stacks.map((s) => el("li", { "data-stack": s.id, text: `${s.name}: ${s.face_down} face down, `
+      + (s.drawn.length ? `drawn ${s.drawn.join(" ")}` : "none drawn") })),
+  ];
+  fill("counters", rows);
+  $("counters").hidden = rows.length === 0;
 }
 
 async function watchStep() {
