@@ -116,9 +116,6 @@ class TileSpec:
     def id(self) -> str:
         return f"{self.industry}/{self.level}"
 
-    def __getattr__(self, name: str) -> int:
-        """A resource's need read as an attribute (`spec.coal`), for callers written before `needs`."""
-        return _need_attribute(self, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,9 +269,6 @@ class NetworkOption:
     money: int
     needs: Mapping[str, int]  # resource id -> amount for the whole action (every declared resource)
 
-    def __getattr__(self, name: str) -> int:
-        """A resource's amount read as an attribute (`option.coal`), for callers written before `needs`."""
-        return _need_attribute(self, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,13 +419,6 @@ class Ruleset:
         """FILE:LINE:COL of a value of the resolved YAML, for a refusal to name ("" when unknown)."""
         pos = self.source.pos(path) if self.source is not None else None
         return str(pos) if pos is not None else ""
-
-
-def _need_attribute(item: Any, name: str) -> int:
-    needs = object.__getattribute__(item, "needs")  # absent while unpickling: AttributeError, as it should
-    if name in needs:
-        return int(needs[name])
-    raise AttributeError(name)
 
 
 def build_static_model(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -176,7 +176,7 @@ class Prospects:
             near = dist[here]
             for link, ends in self.facts.touching[here]:
                 built = link in self.links
-                if not built and not getattr(lines[link], kind, False):
+                if not built and not lines[link].takes(kind):
                     continue
                 far = near if built else near + 1
                 for there in ends:

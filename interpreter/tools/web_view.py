@@ -98,7 +98,7 @@ def mat_json(game: Game, seat: int) -> list[dict[str, Any]]:
 
 def tile_needs(ruleset: Ruleset, tile: TileSpec) -> dict[str, int]:
     """What building the tile consumes, per resource of the ruleset (0 for none)."""
-    return {resource: int(getattr(tile, resource, 0)) for resource in ruleset.resources}
+    return {resource: int(tile.needs.get(resource, 0)) for resource in ruleset.resources}
 
 
 def resources_json(ruleset: Ruleset) -> list[dict[str, str]]:
