@@ -46,11 +46,12 @@ def test_slots(rs) -> None:
 def test_links(rs) -> None:
     links = list(rs.links.values())
     assert len(links) == 39
-    assert sum(k.canal for k in links) == 31
-    assert sum(k.rail for k in links) == 38
-    assert sum(k.canal and k.rail for k in links) == 30
-    assert [k.id for k in links if not k.rail] == ["L15"]
-    assert sorted(k.id for k in links if not k.canal) == ["L02", "L05", "L07", "L11", "L23", "L25", "L37", "L38"]
+    assert sum(k.takes("canal") for k in links) == 31
+    assert sum(k.takes("rail") for k in links) == 38
+    assert sum(k.takes("canal") and k.takes("rail") for k in links) == 30
+    assert [k.id for k in links if not k.takes("rail")] == ["L15"]
+    assert sorted(k.id for k in links if not k.takes("canal")) == \
+        ["L02", "L05", "L07", "L11", "L23", "L25", "L37", "L38"]
 
 
 def test_kidderminster_worcester_touches_three_locations(rs) -> None:
@@ -95,14 +96,15 @@ def test_tiles_per_player(rs) -> None:
 def test_manufacturer_iv(rs) -> None:
     """D1: the retail mat: £8, 1 iron, income +6."""
     tile = rs.tiles["manufacturer"][3]
-    assert (tile.level, tile.cost, tile.coal, tile.iron, tile.income, tile.vp, tile.beer) == (4, 8, 0, 1, 6, 3, 1)
+    assert (tile.level, tile.cost, tile.income, tile.vp) == (4, 8, 6, 3)
+    assert tile.needs == {"coal": 0, "iron": 1, "beer": 1}
 
 
 def test_tile_stats(rs) -> None:
     coal = {t.level: t for t in rs.tiles["coal"]}
     assert (coal[2].cost, coal[2].output["canal"], coal[2].income, coal[2].vp) == (7, 3, 7, 2)
     iron4 = rs.tiles["iron"][3]
-    assert (iron4.cost, iron4.coal, iron4.output["rail"], iron4.vp, iron4.income) == (12, 1, 6, 9, 1)
+    assert (iron4.cost, iron4.needs["coal"], iron4.output["rail"], iron4.vp, iron4.income) == (12, 1, 6, 9, 1)
     brewery = {t.level: t for t in rs.tiles["brewery"]}
     assert brewery[2].output == {"canal": 1, "rail": 2}
     assert brewery[4].eras == ("rail",)
@@ -164,8 +166,8 @@ def test_eras_and_network_costs(rs) -> None:
     canal, rail = rs.eras
     assert (canal.id, canal.actions_per_turn, canal.first_round_actions) == ("canal", 2, 1)
     assert (rail.id, rail.first_round_actions) == ("rail", 2)
-    assert [(o.links, o.money, o.coal, o.beer) for o in canal.network] == [(1, 3, 0, 0)]
-    assert [(o.links, o.money, o.coal, o.beer) for o in rail.network] == [(1, 5, 1, 0), (2, 15, 2, 1)]
+    assert [(o.links, o.money, o.needs["coal"], o.needs["beer"]) for o in canal.network] == [(1, 3, 0, 0)]
+    assert [(o.links, o.money, o.needs["coal"], o.needs["beer"]) for o in rail.network] == [(1, 5, 1, 0), (2, 15, 2, 1)]
     assert [s.name for s in canal.end] == ["score_links", "score_tiles", "remove_tiles", "refill_merchant_beer",
                                            "new_draw_deck", "deal_hands"]
     assert [s.name for s in rs.round_end] == ["set_turn_order", "collect_income"]

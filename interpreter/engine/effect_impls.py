@@ -105,7 +105,7 @@ def _flip(table: Table, env: Env, args: dict[str, Any]) -> None:
 def _use_merchant_beer(table: Table, env: Env, args: dict[str, Any]) -> Sequence[EffectStep]:
     space = args["merchant"]
     space.has_beer = False
-    table.note("merchant barrel", space=space.id, player=table.me.seat)
+    table.note(f"merchant {_barrel(table)}", space=space.id, player=table.me.seat)
     return table.ruleset.merchants[space.location].beer_bonus  # run right after this step
 
 
@@ -288,7 +288,13 @@ def _remove_tiles(table: Table, env: Env, args: dict[str, Any]) -> None:
 def _refill_merchant_beer(table: Table, env: Env, args: dict[str, Any]) -> None:
     for space in table.state.merchants:
         space.has_beer = bool(space.buys)
-    table.note("merchant barrels refilled")
+    table.note(f"merchant {_barrel(table)} refilled")
+
+
+def _barrel(table: Table) -> str:
+    """The log's word for a merchant's barrel: the id of the resource it holds (`merchant beer`,
+    as saved games have always written it), or `barrel` in a ruleset whose merchants hold none."""
+    return table.ruleset.barrel_resource or "barrel"
 
 
 @effect("new_draw_deck")

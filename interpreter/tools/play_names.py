@@ -279,6 +279,10 @@ def _detail(game: Game, key: str, value: Any) -> str:
         return ruleset.resources[value].name
     if key == "era" and isinstance(value, str):
         return next((e.name for e in ruleset.eras if e.id == value), value)
+    if key == "track" and isinstance(value, str) and value in ruleset.tracks:
+        return ruleset.tracks[value].name  # `track: Distant Market demand, was 1, now 4`
+    if key == "stack" and isinstance(value, str) and value in ruleset.stacks:
+        return ruleset.stacks[value].name
     if key in _SEAT_KEYS and isinstance(value, int):
         return f"{key} P{value}"
     if key == "order" and isinstance(value, list):

@@ -56,9 +56,9 @@ def test_R_BEER_01_a_tile_showing_beer_needs_it() -> None:
 def test_R_BEER_01_printed_beer_amounts() -> None:
     """R-BEER-01: the beer shown on the sold tiles (components.md §2)."""
     tiles = new_game(2).ruleset.tiles
-    assert [t.beer for t in tiles["cotton"]] == [1, 1, 1, 1]
-    assert [t.beer for t in tiles["manufacturer"]] == [1, 1, 0, 1, 2, 1, 0, 1]
-    assert [t.beer for t in tiles["pottery"]] == [1, 1, 2, 1, 2]
+    assert [t.needs["beer"] for t in tiles["cotton"]] == [1, 1, 1, 1]
+    assert [t.needs["beer"] for t in tiles["manufacturer"]] == [1, 1, 0, 1, 2, 1, 0, 1]
+    assert [t.needs["beer"] for t in tiles["pottery"]] == [1, 1, 2, 1, 2]
 
 
 def test_R_BEER_02_own_brewery_anywhere_without_connection() -> None:

@@ -148,7 +148,7 @@ def test_R_LINK_06_two_network_actions_four_rail_links() -> None:
 def test_R_LINK_07_line_types_from_the_board() -> None:
     """R-LINK-07: the 8 rail-only lines and the 1 canal-only line (components.md §1.4)."""
     links = new_game(2).ruleset.links
-    pairs = {frozenset(k.ends): (k.canal, k.rail) for k in links.values()}
+    pairs = {frozenset(k.ends): (k.takes("canal"), k.takes("rail")) for k in links.values()}
     rail_only = [("birmingham", "nuneaton"), ("birmingham", "redditch"), ("coventry", "nuneaton"),
                  ("derby", "uttoxeter"), ("stone", "uttoxeter"), ("belper", "leek"),
                  ("burton_on_trent", "cannock"), ("tamworth", "walsall")]

@@ -24,8 +24,8 @@ def test_R_SETUP_01_one_board_whatever_its_side() -> None:
     assert kinds == {"town": 20, "farm_brewery": 2, "merchant": 5}
     assert len(rs.slots) == 49
     assert len(rs.links) == 39
-    assert sum(k.canal for k in rs.links.values()) == 31
-    assert sum(k.rail for k in rs.links.values()) == 38
+    assert sum(k.takes("canal") for k in rs.links.values()) == 31
+    assert sum(k.takes("rail") for k in rs.links.values()) == 38
 
 
 @pytest.mark.parametrize("players, size", [(2, 40), (3, 54), (4, 64)])
