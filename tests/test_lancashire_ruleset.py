@@ -39,7 +39,8 @@ def test_brass_check_passes(capsys: pytest.CaptureFixture[str]) -> None:
     assert "locations:  25 (6 external, 19 town)" in out and "slots:      43" in out
     assert "links:      36 (23 canal, 35 rail)" in out
     assert "tiles:      37 per player (12 cotton_mill, 7 coal_mine, 4 iron_works, 8 port, 6 shipyard)" in out
-    assert "deck:       40 cards at 2p, 54 cards at 3p, 64 cards at 4p + 0 wild" in out
+    assert "deck:       40 cards at 2p, 54 cards at 3p, 64 cards at 4p\n" in out  # no wild cards
+    assert "rules:      124 rule IDs in the index, 2 not implemented (L-CLASSIC-02, L-CLASSIC-03)" in out
     assert "rules:      124 rule IDs in the index" in out
 
 

@@ -305,11 +305,11 @@ def summary(ruleset: Ruleset) -> str:
         f"({', '.join(f'{sum(k.takes(kind) for k in links)} {kind}' for kind in ruleset.link_kinds)})",
         f"  tiles:      {sum(tiles.values())} per player ({', '.join(f'{n} {i}' for i, n in tiles.items())})",
         f"  deck:       {', '.join(f'{ruleset.deck_size(p)} cards at {p}p' for p in ruleset.players)}"
-        f" + {sum(w.count for w in ruleset.wild_cards.values())} wild",
+        f"{_wild_cards(ruleset)}",
         f"  eras:       {', '.join(e.name for e in ruleset.eras)} (the game ends after the "
         f"{ruleset.era(ruleset.game_end.last_era).name})",
         f"  actions:    {', '.join(ruleset.actions)}",
-        f"  rules:      {len(ruleset.rules)} rule IDs in the index",
+        f"  rules:      {len(ruleset.rules)} rule IDs in the index{_not_implemented(ruleset)}",
     ]
     if ruleset.tracks:  # only a ruleset that defines its own numbers (tracks:, stacks:) shows them
         lines.append("  tracks:     " + ", ".join(f"{t.name} ({t.min}..{t.max}, starts at {t.start})"
@@ -500,5 +500,18 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _wild_cards(ruleset: Ruleset) -> str:
+    """` + 4 wild` after the deck sizes, for a ruleset with wild cards."""
+    wild = sum(w.count for w in ruleset.wild_cards.values())
+    return f" + {wild} wild" if wild else ""
+
+
+def _not_implemented(ruleset: Ruleset) -> str:
+    """`, 2 not implemented (L-CLASSIC-02, L-CLASSIC-03)`: the rules an index marks so."""
+    marked = [rid for rid, rule in ruleset.rules.items() if rule.not_implemented]
+    return f", {len(marked)} not implemented ({', '.join(marked)})" if marked else ""
+
+
 if __name__ == "__main__":
     sys.exit(main())
+
