@@ -84,7 +84,8 @@ def test_a_sale_to_the_distant_market_at_the_terminal(run: Any, setup: Path) -> 
     text = one_line(out)
     assert "Distant Market demand 1 (1..9); Last Distant Market tile drawn 0 (0..4); This Sell failed 0 " \
            "(0..1); Distant Market tiles: 8 face down, none drawn" in text  # before the sale
-    assert "drawn: stack dm_tiles, value 3, left 7" in text
+    assert "drawn: Distant Market tiles, value 3, left 7" in text  # the log names the stack
+    assert "track: Distant Market demand, was 1, now 4" in text
     after = "Distant Market demand 4 (1..9); Last Distant Market tile drawn 3 (0..4); This Sell failed 0 " \
             "(0..1); Distant Market tiles: 7 face down, drawn 3"
     assert text.count(after) == 2  # the summary after the sale, then the full board (m)
