@@ -2,8 +2,9 @@
 the Introductory Game (lancashire-intro), the Warfrog 2007 rules (lancashire-warfrog), Roxley's
 classic Virtual Link (lancashire-classic) and the test variant tests/data/lancashire-open-points,
 which decides four open points of the reference the other way. Each loads and lints clean, random
-games finish with every invariant checked, and each difference gives the rulebook's numbers
-(their scenarios, scenarios/lancashire/intro_* and classic_* and scenarios/lancashire-warfrog/, are run by tests/test_scenarios.py)."""
+games finish with every invariant checked, and each difference gives the rulebook's numbers (their
+scenarios, scenarios/lancashire/intro_* and classic_* and scenarios/lancashire-warfrog/, are run by
+tests/test_scenarios.py)."""
 
 from __future__ import annotations
 
