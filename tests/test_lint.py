@@ -46,9 +46,10 @@ def test_the_broken_ruleset_gives_each_warning_once_where_it_is(at_root, capsys:
         (f"{BROKEN}/broken.yaml:19:3", "W103"),                # glassworks, on no slot
         (f"{BROKEN}/broken.yaml:24:3", "W101"),                # cotton levels 1, 2, 4
         (f"{BROKEN}/broken.yaml:35:29", "W104"),               # "locaton"
+        (f"{BROKEN}/broken.yaml:38:16", "W108"),               # a precondition with rules: but no rule:
     ]
     assert sorted(code for _, code in where) == sorted(CODES)
-    assert err == "7 warnings\n"
+    assert err == "8 warnings\n"
 
 
 def test_the_messages_say_what_is_wrong(at_root) -> None:
@@ -60,6 +61,7 @@ def test_the_messages_say_what_is_wrong(at_root) -> None:
                                     "'wild_location', 'wild_industry'); did you mean 'location'?")
     assert found["W105"].startswith("rule R-LONELY-01 is cited nowhere")
     assert found["W106"].startswith("the text says £40, but the data citing R-LOAN-01 says £30")
+    assert found["W108"].startswith("this precondition names no rule: a move it refuses is refused without a rule ID")
     assert found["W107"].startswith("the text of R-LINK-07, inherited from birmingham, names the place "
                                     "'Redditch', which broken does not have; state R-LINK-07's text anew")
 
@@ -71,7 +73,7 @@ def test_strict_check_turns_each_warning_into_an_error(at_root, capsys: pytest.C
     out, err = capsys.readouterr()
     assert out == ""
     lines = err.splitlines()
-    assert len(lines) == 8 and lines[-1] == "7 errors (lint warnings, --strict)"
+    assert len(lines) == 9 and lines[-1] == "8 errors (lint warnings, --strict)"
     assert f"{BROKEN}/broken.yaml:35:29: error W104: 'locaton' is never a value of card.kind" in err
     assert main(["check", "--strict", "birmingham"]) == 0
     assert capsys.readouterr().out.startswith("Brass: Birmingham (birmingham 1.0.0): OK")
@@ -86,7 +88,7 @@ def test_a_fixed_mistake_is_no_longer_warned_about(tmp_path: Path, monkeypatch: 
     (folder / "broken.yaml").write_text(text.replace('"locaton"', '"location"').replace("£40", "£30"),
                                         encoding="utf-8")
     codes = sorted(f.code for f in lint(load_ruleset(folder), scenarios=[]))
-    assert codes == ["W101", "W102", "W103", "W107"]  # and no W105 without any scenario folder
+    assert codes == ["W101", "W102", "W103", "W107", "W108"]  # and no W105 without any scenario folder
     clear_cache()
 
 

@@ -16,6 +16,7 @@ The codes (docs/lint.md):
     W105  a rule ID declared, cited nowhere in the ruleset and by no scenario
     W106  a text names an amount (£N) that is not the data's
     W107  a text names a place or an industry that this ruleset does not have
+    W108  a precondition that names no `rule:`, so its refusal cites no rule
 
 `brass check --strict` runs the same checks and counts every warning as an error.
 """
@@ -26,10 +27,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import Requirement, Ruleset
 from interpreter.tools.lint_findings import Finding, at
 from interpreter.tools.lint_texts import text_findings
-from interpreter.tools.lint_words import word_findings
+from interpreter.tools.lint_words import found_in, word_findings
 
 __all__ = ["CODES", "Finding", "lint"]
 
@@ -41,6 +42,7 @@ CODES = {
     "W105": "a rule cited nowhere",
     "W106": "a text's amount differs from the data",
     "W107": "a text names what the ruleset lacks",
+    "W108": "a precondition citing no rule",
 }
 
 
@@ -48,7 +50,7 @@ def lint(ruleset: Ruleset, scenarios: Sequence[Path] | None = None) -> list[Find
     """Every warning about a loaded ruleset, in file, line and column order. `scenarios` are the
     folders searched for scenarios citing a rule (default: the one next to the rulesets)."""
     found = [*_tile_gaps(ruleset), *_unlinked(ruleset), *_unbuildable(ruleset), *word_findings(ruleset),
-             *text_findings(ruleset, scenarios)]
+             *text_findings(ruleset, scenarios), *_uncited_requirements(ruleset)]
     return sorted(dict.fromkeys(found), key=_order)
 
 
@@ -108,3 +110,16 @@ def _some_card_builds(ruleset: Ruleset, iid: str, places: list[Any]) -> bool:
         if wild.count and (wild.kind == "industry" or any(loc.kind not in wild.excludes for loc in places)):
             return True
     return False
+
+
+# -- W108: a precondition that names no rule -------------------------------------------------------
+
+def _uncited_requirements(ruleset: Ruleset) -> Iterator[Finding]:
+    """A refusal names the `rule:` of the precondition that failed (`rules:` only adds citations
+    for coverage), so a precondition without one refuses a move without saying which rule forbids it."""
+    for requirement in found_in(ruleset.actions, Requirement, set()):
+        if requirement.rule is None and requirement.pos is not None:
+            yield Finding(requirement.pos, "W108",
+                          "this precondition names no rule: a move it refuses is refused without a rule ID "
+                          "(and `brass explain` shows none); give it `rule:` (the main rule; `rules:` adds others)")
+

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from brass_dsl import typed
 from brass_dsl.compiler import CompiledExpression
@@ -25,6 +25,8 @@ _COMPARISONS = ("==", "!=")
 _MEMBERSHIP = ("in", "not in")
 
 
+T = TypeVar("T")
+
 def word_findings(ruleset: Ruleset) -> Iterator[Finding]:
     for expression in compiled_expressions(ruleset):
         if expression.tree is not None:
@@ -36,24 +38,25 @@ def compiled_expressions(ruleset: Ruleset) -> Iterator[CompiledExpression]:
     effect arguments, ranking keys), found by walking the model."""
     seen: set[int] = set()
     for part in (ruleset.actions, ruleset.eras, ruleset.round_end, ruleset.game_end, ruleset.merchants):
-        yield from _walk(part, seen)
+        yield from found_in(part, CompiledExpression, seen)
 
 
-def _walk(value: Any, seen: set[int]) -> Iterator[CompiledExpression]:
+def found_in(value: Any, kind: type[T], seen: set[int]) -> Iterator[T]:
+    """Every object of `kind` inside a part of the model (dataclasses, mappings, lists), once each."""
     if id(value) in seen or value is None or isinstance(value, (str, int, bool)):
         return
     seen.add(id(value))
-    if isinstance(value, CompiledExpression):
+    if isinstance(value, kind):
         yield value
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for field in dataclasses.fields(value):
-            yield from _walk(getattr(value, field.name), seen)
+            yield from found_in(getattr(value, field.name), kind, seen)
     elif isinstance(value, Mapping):
         for item in value.values():
-            yield from _walk(item, seen)
+            yield from found_in(item, kind, seen)
     elif isinstance(value, (tuple, list)):
         for item in value:
-            yield from _walk(item, seen)
+            yield from found_in(item, kind, seen)
 
 
 def _in_tree(expression: CompiledExpression, node: typed.Typed) -> Iterator[Finding]:
