@@ -81,25 +81,8 @@ def _skipped(rel: str) -> bool:
     return any(Path(rel).match(pattern) for pattern in EXCLUDED)
 
 
-def findings(words: set[str]) -> Iterator[str]:
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            rel = path.relative_to(ROOT).as_posix()
-            if _skipped(rel):
-                continue
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            allowed = _docstrings(tree)
-            for node in ast.walk(tree):
-                if (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in words
-                        and id(node) not in allowed and rel not in FORMAT_WORDS.get(node.value, ())):
-                    yield f"{rel}:{node.lineno}:{node.value}"
-
-
-def prose_findings(words: set[str]) -> Iterator[str]:
-    """Every literal (not a docstring) containing one of `words` as a whole word: not inside a
-    longer id such as `beer_bonus` or `brass-birmingham-trace`; matched with its case."""
-    pattern = re.compile(r"(?<![A-Za-z0-9_-])(" + "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
-                         + r")(?![A-Za-z0-9_-])")
+def literals() -> Iterator[tuple[str, ast.Constant]]:
+    """Every string literal of the interpreter that is not a docstring, with its file."""
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             rel = path.relative_to(ROOT).as_posix()
@@ -109,9 +92,25 @@ def prose_findings(words: set[str]) -> Iterator[str]:
             allowed = _docstrings(tree)
             for node in ast.walk(tree):
                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in allowed:
-                    for word in sorted(set(pattern.findall(node.value))):
-                        if rel not in PROSE_WORDS.get(word, ()):
-                            yield f"{rel}:{node.lineno}:{word}: {node.value[:60]!r}"
+                    yield rel, node
+
+
+def findings(words: set[str]) -> Iterator[str]:
+    for rel, node in literals():
+        if node.value in words and rel not in FORMAT_WORDS.get(node.value, ()):
+            yield f"{rel}:{node.lineno}:{node.value}"
+
+
+def prose_findings(words: set[str]) -> Iterator[str]:
+    """Every literal (not a docstring) containing one of `words` as a whole word: not inside a
+    longer id such as `beer_bonus` or `brass-birmingham-trace`; matched with its case."""
+    pattern = re.compile(r"(?<![A-Za-z0-9_-])(" + "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+                         + r")(?![A-Za-z0-9_-])")
+    for rel, node in literals():
+        text = str(node.value)
+        for word in sorted(set(pattern.findall(text))):
+            if rel not in PROSE_WORDS.get(word, ()):
+                yield f"{rel}:{node.lineno}:{word}: {text[:60]!r}"
 
 
 def test_the_words_come_from_every_ruleset() -> None:
