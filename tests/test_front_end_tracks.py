@@ -37,7 +37,7 @@ from interpreter.tools.play_keys import help_text
 from interpreter.tools.play_session import TerminalGame
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
-from position import card_id, hand, link, merchants, tile, turn
+from position import card_id, mill_for_oxford, on_top
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKET = ROOT / "tests" / "data" / "distant-market"
@@ -48,15 +48,8 @@ def seller() -> Game:
     """Player 1 to act in Canal round 2 with a Cotton Mill I at Birmingham that Oxford's wild
     merchant buys (as in tests/test_stacks.py), and a 3 on top of the Distant Market pile."""
     g = Game.new(load_ruleset(MARKET), 2, 1)
-    turn(g, 1, order=[1, 2], round=2)
-    hand(g, 1, ["birmingham", "dudley", "coventry"])
-    merchants(g, {"oxford/0": "wild"})
-    link(g, 2, "L06", "L03")
-    tile(g, 1, "birmingham/0", "cotton", 1)
-    with g.table.editing():
-        pile = g.state.stacks["dm_tiles"]
-        pile.remove(3)
-        pile.append(3)
+    mill_for_oxford(g)
+    on_top(g, "dm_tiles", [3])
     return g
 
 

@@ -19,7 +19,21 @@ from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.cli import main
 
-from position import card_id, deck, era, hand, last_cards, link, market, pass_round, refused, set_player, tile, turn
+from position import (
+    card_id,
+    deck,
+    era,
+    hand,
+    last_cards,
+    link,
+    market,
+    on_top,
+    pass_round,
+    refused,
+    set_player,
+    tile,
+    turn,
+)
 
 DECK = {2: 40, 3: 54, 4: 64}                      # L-SETUP-02 (components.md §5, O-2)
 DM_TILES = {2: [1, 2, 2, 2, 3, 3, 3, 4],         # L-SETUP-02, L-SETUP-05 (components.md §3.2, O-3)
@@ -101,11 +115,8 @@ def seller(top: list[int] | None = None, marker: int = 1) -> Game:
     tile(g, 2, "preston/2", "port", 1)
     with g.table.editing():
         g.state.tracks["distant_market"] = marker
-        if top is not None:
-            pile = g.state.stacks["dm_tiles"]
-            for value in top:
-                pile.remove(value)
-            pile.extend(top)
+    if top is not None:
+        on_top(g, "dm_tiles", top)
     return g
 
 

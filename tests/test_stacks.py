@@ -20,7 +20,7 @@ from interpreter.engine.invariants import check_invariants
 from interpreter.engine.rng import Rng
 from interpreter.ruleset.loader import load_ruleset
 
-from position import card_id, hand, last_cards, link, merchants, pass_round, refused, tile, turn
+from position import card_id, last_cards, merchants, mill_for_oxford, on_top, pass_round, refused, tile, turn
 
 MARKET = Path(__file__).resolve().parent / "data" / "distant-market"
 FULL_SET = {2: [1, 2, 2, 2, 3, 3, 3, 4], 3: [0, 1, 2, 2, 2, 2, 3, 3, 3, 4], 4: [0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4]}
@@ -35,18 +35,11 @@ def seller(marker: int = 1, top: list[int] | None = None, players: int = 2) -> G
     Oxford's wild merchant (with its barrel: +2 income spaces); the demand marker on `marker`;
     `top`, if given, the top tiles of the pile (top last)."""
     g = Game.new(load_ruleset(MARKET), players, 1)
-    turn(g, 1, order=list(range(1, players + 1)), round=2)
-    hand(g, 1, ["birmingham", "dudley", "coventry"])
-    merchants(g, {"oxford/0": "wild"})
-    link(g, 2, "L06", "L03")
-    tile(g, 1, "birmingham/0", "cotton", 1)
+    mill_for_oxford(g, players)
     with g.table.editing():
         g.state.tracks["distant_market"] = marker
-        if top is not None:
-            pile = g.state.stacks["dm_tiles"]
-            for tile_value in top:
-                pile.remove(tile_value)
-            pile.extend(top)
+    if top is not None:
+        on_top(g, "dm_tiles", top)
     return g
 
 

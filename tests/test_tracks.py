@@ -18,7 +18,7 @@ from interpreter.engine.given import GivenError
 from interpreter.engine.invariants import check_invariants
 from interpreter.ruleset.loader import load_ruleset
 
-from position import card_id, hand, last_cards, link, merchants, pass_round, refused, tile, turn
+from position import card_id, last_cards, mill_for_oxford, pass_round, refused, turn
 
 DEMAND = Path(__file__).resolve().parent / "data" / "demand-track"
 
@@ -27,11 +27,7 @@ def acting(demand: int = 0) -> Game:
     """Player 1 to act in Canal round 2 with a Cotton Mill I at Birmingham that can be sold to
     Oxford's wild merchant (with its barrel); the demand marker at `demand`."""
     g = Game.new(load_ruleset(DEMAND), 2, 1)
-    turn(g, 1, order=[1, 2], round=2)
-    hand(g, 1, ["birmingham", "dudley", "coventry"])
-    merchants(g, {"oxford/0": "wild"})
-    link(g, 2, "L06", "L03")
-    tile(g, 1, "birmingham/0", "cotton", 1)
+    mill_for_oxford(g)
     with g.table.editing():
         g.state.tracks["demand"] = demand
     return g

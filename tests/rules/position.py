@@ -320,3 +320,24 @@ def links_and_tiles_for_link_scoring(g: Game) -> None:
     tile(g, 2, "worcester/0", "cotton", 2, flipped=True)
     link(g, 1, "L04", "L06")
     link(g, 2, "L36", "L30")
+
+
+# -- positions of the Lancashire-like test variants (tests/data/distant-market, demand-track …) --
+
+def mill_for_oxford(g: Game, players: int = 2) -> None:
+    """Player 1 to act in Canal round 2 with a Cotton Mill I at Birmingham that Oxford's wild
+    merchant buys (player 2's links L06 and L03 connect them)."""
+    turn(g, 1, order=list(range(1, players + 1)), round=2)
+    hand(g, 1, ["birmingham", "dudley", "coventry"])
+    merchants(g, {"oxford/0": "wild"})
+    link(g, 2, "L06", "L03")
+    tile(g, 1, "birmingham/0", "cotton", 1)
+
+
+def on_top(g: Game, stack: str, values: list[int]) -> None:
+    """Put tiles of these values on top of a ruleset's stack, the last one topmost."""
+    with g.table.editing():
+        pile = g.state.stacks[stack]
+        for value in values:
+            pile.remove(value)
+        pile.extend(values)
