@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from interpreter import Game, load_ruleset
-from interpreter.tools.board_layout import location_positions
-from interpreter.tools.board_svg import board_svg
-from interpreter.tools.bots import bot_seed, decide, make_bot
+from interpreter.tools.board.layout import location_positions
+from interpreter.tools.board.picture import board_svg
+from interpreter.tools.bots.ladder import bot_seed, decide, make_bot
 
 
 def positions(ruleset_name: str, players: int, games: int) -> list[Game]:

@@ -41,8 +41,8 @@ from rich.table import Table
 
 from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.bots import Bot, bot_seed, decide, deciding_seat, make_bot
-from interpreter.tools.simulate_stats import CONFIDENCE, t_quantile, wilson
+from interpreter.tools.bots.ladder import Bot, bot_seed, decide, deciding_seat, make_bot
+from interpreter.tools.simulate.stats import CONFIDENCE, t_quantile, wilson
 
 DEFAULT_BOTS = "random,greedy,heuristic,search"
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from interpreter import Game, load_ruleset
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.bots import bot_seed, decide, make_bot
+from interpreter.tools.bots.ladder import bot_seed, decide, make_bot
 
 
 def positions(ruleset: Ruleset, players: int, seed: int) -> tuple[list[Game], Game]:

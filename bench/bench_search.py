@@ -30,8 +30,8 @@ from typing import Any
 
 from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.bots import bot_seed, make_bot
-from interpreter.tools.simulate_stats import paired_difference, wilson
+from interpreter.tools.bots.ladder import bot_seed, make_bot
+from interpreter.tools.simulate.stats import paired_difference, wilson
 
 
 def play(ruleset_name: str, seats: list[str], seed: int) -> dict[str, Any]:

@@ -24,9 +24,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from interpreter.tools.simulate_batch import Batch, in_this_process, make_batches, play_batch, ruleset_reference
-from interpreter.tools.simulate_pool import in_worker_processes
-from interpreter.tools.simulate_store import game_line, read_games, run_parameters
+from interpreter.tools.simulate.batch import Batch, in_this_process, make_batches, play_batch, ruleset_reference
+from interpreter.tools.simulate.pool import in_worker_processes
+from interpreter.tools.simulate.store import game_line, read_games, run_parameters
 
 BOTS = ("random", "random")
 
@@ -92,7 +92,7 @@ def ray_seconds(reference: str, games: int, out: Path) -> float:
     import ray
 
     from interpreter.ruleset.loader import load_ruleset
-    from interpreter.tools.simulate_ray import cluster_cpus, on_ray, ray_batch_size
+    from interpreter.tools.simulate.ray_cluster import cluster_cpus, on_ray, ray_batch_size
 
     ray.init(address="local", include_dashboard=False, logging_level="ERROR")
     try:

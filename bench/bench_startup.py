@@ -104,7 +104,7 @@ def bytecode_modes(choice: str, scratch: str) -> list[tuple[str, dict[str, str]]
     if choice in ("cached", "both"):
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = os.path.join(scratch, "pycache")  # never inside the project's folders
-        run("import interpreter.tools.cli", env)
+        run("import interpreter.tools.cli.main", env)
         modes.append(("bytecode cached (as after `pip install`, or in a checkout without PYTHONDONTWRITEBYTECODE)",
                       env))
     return modes

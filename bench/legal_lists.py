@@ -24,7 +24,7 @@ import sys
 from typing import Any
 
 from interpreter import Game, IllegalAction, load_ruleset
-from interpreter.tools.bots import bot_seed, decide, make_bot
+from interpreter.tools.bots.ladder import bot_seed, decide, make_bot
 
 RULESETS = ("birmingham", "birmingham-intro", "summary-es", "tiebreak-by-level", "what-if")
 BOTS = ("random", "greedy")

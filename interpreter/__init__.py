@@ -5,7 +5,7 @@
 
 The names below are imported on first use, not when the package is: every `brass` command starts
 by importing this package, and a Ctrl-C during a heavy import here would escape the command's own
-guard (`interpreter/tools/entry.py`).
+guard (`interpreter/tools/cli/entry.py`).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import pytest
 
 from interpreter.ruleset.errors import RulesetError
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.cli import main
+from interpreter.tools.cli.main import main
 
 
 @pytest.fixture

@@ -148,14 +148,14 @@ def test_a_cycle_is_found() -> None:
 
 
 def test_an_upward_import_is_found() -> None:
-    graph = {"interpreter.engine.table": {"interpreter.tools.bots", "interpreter.ruleset.model"},
+    graph = {"interpreter.engine.table": {"interpreter.tools.bots.ladder", "interpreter.ruleset.model"},
              "interpreter.ruleset.model": {"brass_dsl.source"}, "brass_dsl.source": set()}
-    assert upward_imports(graph) == ["interpreter.engine.table imports interpreter.tools.bots"]
+    assert upward_imports(graph) == ["interpreter.engine.table imports interpreter.tools.bots.ladder"]
 
 
 def test_imports_inside_functions_and_type_checking_blocks_count(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
     source.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from interpreter.engine import game\n"
-                      "def f():\n    import interpreter.tools.cli\n    from . import sibling\n", encoding="utf-8")
-    known = {"interpreter.engine.game", "interpreter.tools.cli", "interpreter.ruleset.sibling"}
+                      "def f():\n    import interpreter.tools.cli.main\n    from . import sibling\n", encoding="utf-8")
+    known = {"interpreter.engine.game", "interpreter.tools.cli.main", "interpreter.ruleset.sibling"}
     assert imports_of("interpreter.ruleset.m", source, known) == known

@@ -15,7 +15,7 @@ import pytest
 import rulesets
 from interpreter.ruleset.errors import RulesetError
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.cli import main
+from interpreter.tools.cli.main import main
 
 ROOT = """\
 name: broken

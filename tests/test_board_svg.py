@@ -15,10 +15,14 @@ import pytest
 from interpreter.engine.game import Game
 from interpreter.ruleset.errors import RulesetError
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools import board_layout, board_panel, board_style, board_svg, svg
-from interpreter.tools.board_svg import board_svg as draw
-from interpreter.tools.board_svg import player_colour
-from interpreter.tools.cli import main
+from interpreter.tools.board import layout as board_layout
+from interpreter.tools.board import panel as board_panel
+from interpreter.tools.board import picture as board_svg
+from interpreter.tools.board import style as board_style
+from interpreter.tools.board import svg
+from interpreter.tools.board.picture import board_svg as draw
+from interpreter.tools.board.picture import player_colour
+from interpreter.tools.cli.main import main
 
 SVG = "{http://www.w3.org/2000/svg}"
 REAL_GAMES = Path(__file__).resolve().parents[2] / "shared" / "real-games" / "traces"

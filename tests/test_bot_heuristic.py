@@ -1,4 +1,4 @@
-"""The heuristic bot (interpreter/tools/bots_heuristic.py, its knowledge in brass_knowledge*.py):
+"""The heuristic bot (interpreter/tools/bots/heuristic.py, its knowledge in brass_knowledge*.py):
 reproducible for a bot seed, only ever the engine's legal decisions, and the choices an experienced
 player makes in concrete positions (docs/bots.md)."""
 
@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from interpreter import Game, load_ruleset
-from interpreter.tools.bots import bot_seed, decide, make_bot
-from interpreter.tools.bots_heuristic import HeuristicBot
-from interpreter.tools.brass_knowledge import Appraiser, Outlook, estimate
+from interpreter.tools.bots.heuristic import HeuristicBot
+from interpreter.tools.bots.knowledge.worth import Appraiser, Outlook, estimate
+from interpreter.tools.bots.ladder import bot_seed, decide, make_bot
 
 RULESET = load_ruleset("birmingham")
 # Seat 1 to act in the Canal Era's third round, two actions left, a hand that builds a brewery at

@@ -13,10 +13,10 @@ import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.engine.rng import Rng
-from interpreter.tools.bots import BOTS, Bot, GreedyBot, HeuristicBot, bot_seed, decide, make_bot
-from interpreter.tools.bots_search import BUDGET_VARIABLE, SearchBot, SearchOptions, SearchParts, parse_options
-from interpreter.tools.mcts import Budget, Settings, halving_search, search
-from interpreter.tools.scenario import load_setup
+from interpreter.tools.bots.ladder import BOTS, Bot, GreedyBot, HeuristicBot, bot_seed, decide, make_bot
+from interpreter.tools.bots.mcts import Budget, Settings, halving_search, search
+from interpreter.tools.bots.search import BUDGET_VARIABLE, SearchBot, SearchOptions, SearchParts, parse_options
+from interpreter.tools.scenarios.scenario import load_setup
 
 # == the generic search on a toy game ==============================================================
 

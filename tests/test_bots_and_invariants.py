@@ -8,8 +8,8 @@ import pytest
 from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants, developed_counts
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.bots import GreedyBot, RandomBot, bot_seed, decide, deciding_seat, make_bot
-from interpreter.tools.simulate import InvariantViolation, play_game, simulate
+from interpreter.tools.bots.ladder import GreedyBot, RandomBot, bot_seed, decide, deciding_seat, make_bot
+from interpreter.tools.simulate.games import InvariantViolation, play_game, simulate
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,7 @@ def test_play_game_counts_and_names_the_winners(rs) -> None:
 
 
 def test_simulate_reports_a_violation_with_the_seed_and_the_action(rs, monkeypatch) -> None:
-    import interpreter.tools.simulate as sim
+    import interpreter.tools.simulate.games as sim
 
     calls = {"n": 0}
 

@@ -1,5 +1,5 @@
 """The bots play any ruleset: they know actions by the effects they apply and choices by their type
-(interpreter/tools/brass_knowledge_roles.py), and no game word is written in their code."""
+(interpreter/tools/bots/knowledge/roles.py), and no game word is written in their code."""
 
 from __future__ import annotations
 
@@ -12,14 +12,13 @@ from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.bots import GreedyBot, bot_seed, decide, make_bot
-from interpreter.tools.brass_knowledge_roles import PREFERENCE, Role, roles
+from interpreter.tools.bots.knowledge.roles import PREFERENCE, Role, roles
+from interpreter.tools.bots.ladder import GreedyBot, bot_seed, decide, make_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 VARIANTS = ["distant-market", "two-buyers", "shipyards", "double-pass"]
-BOT_MODULES = sorted([*(ROOT / "interpreter" / "tools").glob("bots*.py"), ROOT / "interpreter" / "tools" / "mcts.py",
-                      *(ROOT / "interpreter" / "tools").glob("brass_knowledge*.py")])
+BOT_MODULES = sorted((ROOT / "interpreter" / "tools" / "bots").rglob("*.py"))
 # Brass: Lancashire's ids (fixed for every helper, issue 16), for the words no bot may write.
 LANCASHIRE_WORDS = {
     "barrow_in_furness", "birkenhead", "blackburn", "bolton", "burnley", "bury", "colne", "ellesmere_port",
@@ -154,8 +153,8 @@ def test_bots_finish_a_game_of_lancashire() -> None:
 def test_the_heuristic_bot_looks_for_buyers_without_merchants() -> None:
     """In Lancashire a Cotton Mill sells to a Port or, through the board's edge, the Distant Market:
     a mill's chance to flip is not the chance of a tile no one buys."""
-    from interpreter.tools.brass_knowledge_facts import NO_BUYER
-    from interpreter.tools.brass_knowledge_flips import Prospects
+    from interpreter.tools.bots.knowledge.facts import NO_BUYER
+    from interpreter.tools.bots.knowledge.flips import Prospects
 
     rs = load_ruleset("lancashire")
     game = Game.new(rs, 2, 1)

@@ -15,7 +15,7 @@ import pytest
 
 from interpreter.ruleset.errors import RulesetError
 from interpreter.ruleset.loader import clear_cache, load_ruleset
-from interpreter.tools.cli import main
+from interpreter.tools.cli.main import main
 
 HEADER = 'name: v\ntitle: V\nversion: "1"\nextends: birmingham\n'  # 4 lines: a variant's text starts at line 5
 

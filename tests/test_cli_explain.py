@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.tools.cli import main
+from interpreter.tools.cli.main import main
 
 POSITION = """\
 players: 2

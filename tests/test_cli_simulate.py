@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.tools.cli import main
+from interpreter.tools.cli.main import main
 
 
 def brass(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """Run the real command in a new process, as a person at a shell would (slower: used sparingly)."""
-    return subprocess.run([sys.executable, "-m", "interpreter.tools.cli", *args], input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "interpreter.tools.cli.main", *args], input=stdin, capture_output=True,
                           text=True, timeout=120)
 
 

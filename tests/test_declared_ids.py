@@ -12,7 +12,7 @@ import pytest
 from brass_dsl import DslEvaluationError, Env, compile_expression
 from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.board_svg import board_svg
+from interpreter.tools.board.picture import board_svg
 
 HEADER = "name: declared\ntitle: Declared\nversion: '1'\nextends: birmingham\n"
 SHIPYARD = "industries:\n  shipyard: {name: Shipyard, flips: built}\ntiles:\n  shipyard:\n    - "

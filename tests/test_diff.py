@@ -1,4 +1,4 @@
-"""`brass diff A B` (interpreter/tools/diff.py): what ruleset B changes against ruleset A."""
+"""`brass diff A B` (interpreter/tools/authoring/diff.py): what ruleset B changes against ruleset A."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from interpreter.ruleset import loader
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.yaml_source import load_yaml_text
-from interpreter.tools.cli import main
-from interpreter.tools.diff import ADDED, CONDITION, EXPRESSION, REMOVED, VALUE, diff_documents, diff_rulesets
+from interpreter.tools.authoring.diff import ADDED, CONDITION, EXPRESSION, REMOVED, VALUE, diff_documents, diff_rulesets
+from interpreter.tools.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = ["name", "title", "description"]

@@ -1,7 +1,7 @@
-"""The committed docs match what `python -m interpreter.tools.docs` generates.
+"""The committed docs match what `python -m interpreter.tools.authoring.docs` generates.
 
 When this fails after a change to the effects, the vocabulary, the grammar or the
-built-in ruleset, run `python -m interpreter.tools.docs` and commit the updated docs.
+built-in ruleset, run `python -m interpreter.tools.authoring.docs` and commit the updated docs.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 
 from interpreter.ruleset.effects import EFFECTS
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools import docs
+from interpreter.tools.authoring import docs
 
-HINT = "run `python -m interpreter.tools.docs` and commit the result"
+HINT = "run `python -m interpreter.tools.authoring.docs` and commit the result"
 
 
 @pytest.fixture(scope="module")

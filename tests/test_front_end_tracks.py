@@ -18,23 +18,21 @@ from rich.console import Console
 
 from interpreter import Game, load_ruleset
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools import (
-    board_command,
-    board_layout,
-    board_panel,
-    play,
-    play_board,
-    play_keys,
-    play_session,
-    web_api,
-    web_app,
-    web_session,
-    web_sources,
-    web_view,
-)
-from interpreter.tools.board_svg import board_svg
-from interpreter.tools.play_keys import help_text
-from interpreter.tools.play_session import TerminalGame
+from interpreter.tools.board import layout as board_layout
+from interpreter.tools.board import panel as board_panel
+from interpreter.tools.board.picture import board_svg
+from interpreter.tools.cli import board as board_command
+from interpreter.tools.play import keys as play_keys
+from interpreter.tools.play import session as play_session
+from interpreter.tools.play import tables as play_board
+from interpreter.tools.play import terminal as play
+from interpreter.tools.play.keys import help_text
+from interpreter.tools.play.session import TerminalGame
+from interpreter.tools.web import api as web_api
+from interpreter.tools.web import serve as web_app
+from interpreter.tools.web import sessions as web_session
+from interpreter.tools.web import sources as web_sources
+from interpreter.tools.web import view as web_view
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
 from position import card_id, mill_for_oxford, on_top
@@ -181,7 +179,7 @@ def test_board_decisions_are_marked_by_the_type_of_their_parameter() -> None:
 
 MODULES = (play, play_board, play_keys, play_session, web_api, web_app, web_session, web_sources, web_view,
            board_command, board_layout, board_panel)
-STATIC = ROOT / "interpreter" / "tools" / "web_static"
+STATIC = ROOT / "interpreter" / "tools" / "web" / "static"
 
 
 def game_words(ruleset: Ruleset) -> set[str]:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.tools import cli
-from interpreter.tools.cli import main
+from interpreter.tools.cli import main as cli
+from interpreter.tools.cli.main import main
 
 POSITION = """\
 players: 2
@@ -51,7 +51,7 @@ def brass(*args: str, stdin: str | None = "", env: dict[str, str] | None = None,
           **options: object) -> subprocess.CompletedProcess[str]:
     """The real command in a new process (output captured unless `stdout` is given)."""
     streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **options}
-    return subprocess.run([sys.executable, "-m", "interpreter.tools.cli", *args], input=stdin, text=True,
+    return subprocess.run([sys.executable, "-m", "interpreter.tools.cli.main", *args], input=stdin, text=True,
                           timeout=120, env={**os.environ, **(env or {})}, **streams)  # type: ignore[call-overload]
 
 
@@ -109,7 +109,7 @@ def test_an_engine_failure_on_a_step_fails_that_step_located(tmp_path: Path, run
 
 
 def test_a_bug_met_on_one_file_does_not_cost_the_others(tmp_path: Path, run, monkeypatch: pytest.MonkeyPatch) -> None:
-    import interpreter.tools.verify as verify
+    import interpreter.tools.scenarios.verify as verify
 
     real = verify.run_scenario
 
@@ -305,10 +305,10 @@ def test_a_terminal_without_unicode_gets_the_output_with_replacements(position: 
 def test_the_console_script_is_the_entry_module() -> None:
     import tomllib
 
-    from interpreter.tools import entry
+    from interpreter.tools.cli import entry
 
     project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
-    assert project["project"]["scripts"]["brass"] == "interpreter.tools.entry:main"
+    assert project["project"]["scripts"]["brass"] == "interpreter.tools.cli.entry:main"
     assert entry.INTERRUPTED == cli.INTERRUPTED
 
 
@@ -317,7 +317,7 @@ def interrupted(marker: str | None, *args: str) -> tuple[int, str]:
     import of `marker` has finished (Python reports every import with -X importtime) or, without a
     marker, once it shows its first prompt; (status, stderr without the import report)."""
     env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1", "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen([sys.executable, "-m", "interpreter.tools.entry", *args], stdin=subprocess.PIPE,
+    process = subprocess.Popen([sys.executable, "-m", "interpreter.tools.cli.entry", *args], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     seen: list[str] = []
     assert process.stderr is not None and process.stdout is not None
@@ -334,7 +334,7 @@ def interrupted(marker: str | None, *args: str) -> tuple[int, str]:
 
 def test_ctrl_c_while_the_cli_is_imported_is_one_line_and_status_130() -> None:
     """SIGINT right after the CLI starts importing its own modules (guards is imported by cli only)."""
-    status, err = interrupted("interpreter.tools.guards", "play", "--seed", "1")
+    status, err = interrupted("interpreter.tools.files.guards", "play", "--seed", "1")
     assert (status, err) == (130, "brass: interrupted (Ctrl-C)\n")
 
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools import play
-from interpreter.tools.trace import TraceError, load_trace, replay_trace
+from interpreter.tools.files import saves
+from interpreter.tools.trace.importer import TraceError, load_trace, replay_trace
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "real-games" / "traces"
 TRACE = TRACES / "wq9gs6-2p-full.trace.json"  # the shortest of the five (2 players, 78 steps)
@@ -68,9 +68,9 @@ def test_a_save_interrupted_while_writing_leaves_no_temporary_file(tmp_path: Pat
         raise KeyboardInterrupt
 
     monkeypatch.setattr(os, "fsync", interrupted)
-    game = play.read_saved(load_ruleset("birmingham"), save)
+    game = saves.read_saved(load_ruleset("birmingham"), save)
     with pytest.raises(KeyboardInterrupt):
-        play.save(game, save)
+        saves.save(game, save)
     assert save.read_text() == previous
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 

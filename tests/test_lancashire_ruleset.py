@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
 from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.cli import main
+from interpreter.tools.cli.main import main
 
 from position import (
     card_id,

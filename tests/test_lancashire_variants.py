@@ -17,7 +17,7 @@ from interpreter import IllegalAction
 from interpreter.engine.errors import SetupError
 from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.cli import main
+from interpreter.tools.cli.main import main
 
 OPEN_POINTS = str(Path(__file__).resolve().parent / "data" / "lancashire-open-points")
 VARIANTS = ["lancashire-intro", "lancashire-warfrog", "lancashire-classic", OPEN_POINTS]

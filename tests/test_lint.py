@@ -12,8 +12,8 @@ import pytest
 
 import rulesets
 from interpreter.ruleset.loader import clear_cache, load_ruleset
-from interpreter.tools.cli import main
-from interpreter.tools.lint import CODES, lint
+from interpreter.tools.authoring.lint import CODES, lint
+from interpreter.tools.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = Path("tests/data/lint/rulesets/broken")

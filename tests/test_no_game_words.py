@@ -1,6 +1,6 @@
 """No Python string literal of the interpreter names a game's resource, industry, location, link kind
 or action: game knowledge lives in YAML (issue 16). Docstrings are prose and do not count; the trace
-importer (interpreter/tools/trace_*.py) translates one game's logs and is left out on purpose.
+importer (interpreter/tools/trace/*.py) translates one game's logs and is left out on purpose.
 
 The ruleset a command uses when none is named is written beside the rulesets (rulesets/__init__.py,
 `DEFAULT`), not in the interpreter. The words are the ids of every ruleset under rulesets/ (a new
@@ -18,7 +18,7 @@ from interpreter.ruleset.loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("interpreter", "brass_dsl")
-EXCLUDED = ("interpreter/tools/trace_*.py",)  # the trace importer: it reads one game's logs by name
+EXCLUDED = ("interpreter/tools/trace/*.py",)  # the trace importer: it reads one game's logs by name
 
 
 # Words of the ruleset format that happen to equal an action id, allowed only in these files:
@@ -39,7 +39,7 @@ FORMAT_WORDS = {
 
 # Game words that are also plain English in a message, allowed only in these files:
 #   port: the TCP port `brass serve` listens on.
-PROSE_WORDS = {"port": {"interpreter/tools/web_app.py"}}
+PROSE_WORDS = {"port": {"interpreter/tools/web/serve.py"}}
 
 
 def game_words() -> set[str]:

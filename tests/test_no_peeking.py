@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter import Game, load_ruleset
-from interpreter.tools.bots import BOTS, bot_seed, decide, make_bot
+from interpreter.tools.bots.ladder import BOTS, bot_seed, decide, make_bot
 
 # Search bots are slow per decision: they are checked at fewer positions, with a small budget.
 POSITIONS = {"search": 2}

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.verify import verify
+from interpreter.tools.scenarios.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 

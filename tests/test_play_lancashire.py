@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from interpreter import Game, load_ruleset
-from interpreter.tools.board_svg import board_svg
-from interpreter.tools.play_keys import action_keys, help_text
-from interpreter.tools.scenario import game_from_setup_file
-from interpreter.tools.web_session import PlaySession
-from interpreter.tools.web_view import counters_json, decisions_json, mat_json
+from interpreter.tools.board.picture import board_svg
+from interpreter.tools.play.keys import action_keys, help_text
+from interpreter.tools.scenarios.scenario import game_from_setup_file
+from interpreter.tools.web.sessions import PlaySession
+from interpreter.tools.web.view import counters_json, decisions_json, mat_json
 
 SVG = "{http://www.w3.org/2000/svg}"
 # Player 1 in Canal round 2 with an unflipped Cotton Mill I at Macclesfield, linked (K26) to The

@@ -14,9 +14,9 @@ from rich.cells import cell_len
 from rich.console import Console
 
 from interpreter import Game, load_ruleset
-from interpreter.tools.play import run_play
-from interpreter.tools.play_keys import action_keys
-from interpreter.tools.play_session import TerminalGame
+from interpreter.tools.play.keys import action_keys
+from interpreter.tools.play.session import TerminalGame
+from interpreter.tools.play.terminal import run_play
 
 Script = Callable[[TerminalGame], str | None]
 
@@ -147,7 +147,7 @@ def test_an_impossible_action_is_dimmed_and_explains_itself_with_its_rule() -> N
 
 
 def test_the_menu_is_styled_dim_for_what_is_impossible() -> None:
-    from interpreter.tools.play_keys import menu
+    from interpreter.tools.play.keys import menu
 
     game = Game.new(load_ruleset("birmingham"), 2, seed=1)
     text = menu(action_keys(game.ruleset), game.legal_actions())

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.tools.cli import main
+from interpreter.tools.cli.main import main
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -20,8 +20,14 @@ from pathlib import Path
 import pytest
 
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.cli import main
-from interpreter.tools.trace import TraceMapping, game_from_trace_setup, load_trace, replay_trace, ruleset_with_links
+from interpreter.tools.cli.main import main
+from interpreter.tools.trace.importer import (
+    TraceMapping,
+    game_from_trace_setup,
+    load_trace,
+    replay_trace,
+    ruleset_with_links,
+)
 
 REAL_GAMES = Path(__file__).resolve().parents[2] / "shared" / "real-games"
 TRACES = REAL_GAMES / "traces"

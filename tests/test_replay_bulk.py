@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.cli import main
-from interpreter.tools.trace import load_trace, replay_trace
-from interpreter.tools.trace_actions import ChoiceResolver, try_action, whole_action
-from interpreter.tools.trace_bulk import replay_traces, trace_files
-from interpreter.tools.trace_mapping import TraceMapping
-from interpreter.tools.trace_sources import choose_sources
+from interpreter.tools.cli.main import main
+from interpreter.tools.trace.actions import ChoiceResolver, try_action, whole_action
+from interpreter.tools.trace.bulk import replay_traces, trace_files
+from interpreter.tools.trace.importer import load_trace, replay_trace
+from interpreter.tools.trace.mapping import TraceMapping
+from interpreter.tools.trace.sources import choose_sources
 
 REAL_GAMES = Path(__file__).resolve().parents[2] / "shared" / "real-games"
 GENERATED = REAL_GAMES / "generated"

@@ -9,8 +9,8 @@ import pytest
 from interpreter.engine.game import Game
 from interpreter.engine.given import GivenError
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.cli import main
-from interpreter.tools.scenario import ScenarioError, load_scenario, run_scenario
+from interpreter.tools.cli.main import main
+from interpreter.tools.scenarios.scenario import ScenarioError, load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").rglob("*.yaml"))

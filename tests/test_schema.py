@@ -1,4 +1,4 @@
-"""`brass schema` (interpreter/tools/json_schema.py): the JSON Schema of ruleset files, for editors.
+"""`brass schema` (interpreter/tools/authoring/json_schema.py): the JSON Schema of ruleset files, for editors.
 
 The schema is generated from the loader's own structure check (`schema.SECTIONS`), so a shipped
 file the loader accepts validates against it, and a file the loader refuses for its structure is
@@ -25,9 +25,9 @@ from interpreter.ruleset import schema as structure
 from interpreter.ruleset.errors import DiagnosticSink, RulesetError
 from interpreter.ruleset.loader import clear_cache, load_ruleset
 from interpreter.ruleset.yaml_source import load_yaml_file
-from interpreter.tools.cli import main
-from interpreter.tools.json_schema import ruleset_json_schema
-from interpreter.tools.schema_docs import key_docs
+from interpreter.tools.authoring.json_schema import ruleset_json_schema
+from interpreter.tools.authoring.schema_docs import key_docs
+from interpreter.tools.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(p for p in (ROOT / "rulesets").iterdir() if (p / "ruleset.yaml").is_file())
@@ -148,7 +148,7 @@ def test_descriptions_are_the_words_of_the_format_docs() -> None:
 
 
 def test_the_editor_copies_and_snippet_are_current() -> None:
-    from interpreter.tools.cli_designer import schema_text
+    from interpreter.tools.authoring.command import schema_text
 
     editor = ROOT / "docs" / "editor"
     assert (editor / "brass-ruleset.schema.json").read_text(encoding="utf-8") == schema_text(False)
@@ -197,6 +197,6 @@ def test_what_the_structure_check_refuses_the_schema_refuses(validators: dict[bo
 def test_the_schemas_stay_small_enough_for_an_editor() -> None:
     """A wide integer key range (a stack's tile values) once became an enum of two million strings
     and a 36 MB schema; editors load the schema on every keystroke's validation."""
-    from interpreter.tools.cli_designer import schema_text
+    from interpreter.tools.authoring.command import schema_text
 
     assert len(schema_text(False)) < 500_000 and len(schema_text(True)) < 1_000_000

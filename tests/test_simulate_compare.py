@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from interpreter.tools.simulate import GameRecord, Summary, seating
-from interpreter.tools.simulate_compare import compare, figures
-from interpreter.tools.simulate_stats import (
+from interpreter.tools.simulate.compare import compare, figures
+from interpreter.tools.simulate.games import GameRecord, Summary, seating
+from interpreter.tools.simulate.stats import (
     Difference,
     decimals,
     incomplete_beta,

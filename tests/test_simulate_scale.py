@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from interpreter.tools.simulate import InvariantViolation
+from interpreter.tools.simulate.games import InvariantViolation
 
 SMALL = ["--players", "2", "--games", "4", "--seed", "3"]
 
@@ -168,7 +168,7 @@ def test_option_mistakes(run, args: list[str], message: str) -> None:
 # `brass` with Ctrl-C raising KeyboardInterrupt as at a terminal, even when the tests run with it
 # ignored (a shell ignores it in the jobs it starts in the background, and children inherit that).
 CHILD = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-         "from interpreter.tools.cli import main; sys.exit(main(sys.argv[1:]))")
+         "from interpreter.tools.cli.main import main; sys.exit(main(sys.argv[1:]))")
 
 
 def start_brass(*args: str) -> subprocess.Popen[str]:

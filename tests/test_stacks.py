@@ -219,7 +219,7 @@ def test_bad_stacks_are_located(variant_errors, text: str, line: int, message: s
 
 
 def test_the_variant_plays_with_invariants_checked(capsys: pytest.CaptureFixture[str]) -> None:
-    from interpreter.tools.cli import main
+    from interpreter.tools.cli.main import main
 
     assert main(["simulate", str(MARKET), "--players", "4", "--games", "2", "--seed", "1", "--check"]) == 0
     assert "2 game(s), 4 players" in capsys.readouterr().out

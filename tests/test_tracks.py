@@ -157,7 +157,7 @@ def test_bad_tracks_are_located(variant_errors, text: str, line: int, message: s
 def test_the_test_variants_play_with_invariants_checked(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
     """`brass simulate <variant> --players 4 --games 2 --seed 1 --check` finishes (bots, every
     invariant checked after each decision)."""
-    from interpreter.tools.cli import main
+    from interpreter.tools.cli.main import main
 
     folder = DEMAND.parent / variant
     assert main(["simulate", str(folder), "--players", "4", "--games", "2", "--seed", "1", "--check"]) == 0

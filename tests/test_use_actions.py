@@ -84,7 +84,7 @@ def test_use_actions_belongs_in_actions(tmp_path: Path) -> None:
 
 
 def test_the_variant_plays_with_invariants_checked(capsys: pytest.CaptureFixture[str]) -> None:
-    from interpreter.tools.cli import main
+    from interpreter.tools.cli.main import main
 
     assert main(["simulate", str(DOUBLE_PASS), "--players", "3", "--games", "2", "--seed", "2", "--check"]) == 0
     assert "2 game(s), 3 players" in capsys.readouterr().out

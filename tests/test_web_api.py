@@ -18,11 +18,11 @@ pytest.importorskip("httpx2", reason="httpx2 (starlette's TestClient) is not ins
 from starlette.testclient import TestClient
 
 from interpreter import Game, load_ruleset
-from interpreter.tools import web_view
-from interpreter.tools.bots import bot_seed, decide, make_bot
-from interpreter.tools.web_api import MAX_BODY_BYTES, create_app
-from interpreter.tools.web_session import SessionStore, WebError
-from interpreter.tools.web_sources import Folders
+from interpreter.tools.bots.ladder import bot_seed, decide, make_bot
+from interpreter.tools.web import view as web_view
+from interpreter.tools.web.api import MAX_BODY_BYTES, create_app
+from interpreter.tools.web.sessions import SessionStore, WebError
+from interpreter.tools.web.sources import Folders
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACES = (ROOT.parent / "shared" / "real-games").resolve()  # the server lists files by their real path

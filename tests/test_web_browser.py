@@ -30,8 +30,8 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from interpreter.tools.web_api import create_app  # noqa: E402
-from interpreter.tools.web_sources import Folders  # noqa: E402
+from interpreter.tools.web.api import create_app  # noqa: E402
+from interpreter.tools.web.sources import Folders  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACES = (ROOT.parent / "shared" / "real-games").resolve()  # the server lists files by their real path

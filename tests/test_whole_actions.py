@@ -11,7 +11,7 @@ import pytest
 
 from interpreter import Game, IllegalAction, load_ruleset
 from interpreter.engine.rng import Rng
-from interpreter.tools.bots import bot_seed, decide, make_bot
+from interpreter.tools.bots.ladder import bot_seed, decide, make_bot
 
 
 def brute_whole_actions(game: Game) -> list[dict[str, Any]]:

@@ -59,7 +59,7 @@ NON_NEG = ints(0, MAX_COUNT)  # a count, a number of cubes, links or spaces
 POS = ints(1, MAX_COUNT)
 AMOUNT = ints(0, MAX_AMOUNT)  # money, a cost, VP
 POS_AMOUNT = ints(1, MAX_AMOUNT)
-# Drawing only (brass board, interpreter/tools/board_svg.py); no rule reads them.
+# Drawing only (brass board, interpreter/tools/board/picture.py); no rule reads them.
 COLOUR = {"type": "string", "regex": r"#[0-9a-fA-F]{6}"}
 POINT = {"type": "list", "minlength": 2, "maxlength": 2, "schema": ints(0, MAX_COORDINATE)}
 

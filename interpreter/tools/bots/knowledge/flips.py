@@ -1,0 +1,197 @@
+"""Brass knowledge, part 2: will a tile flip? The chance that each unflipped tile is sold or
+emptied before it stops counting, from the merchants it can reach, the beer in sight and the
+demand for what it produces (overview in `brass_knowledge.py`)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from interpreter.engine.state import PlacedTile, Player
+from interpreter.engine.table import Table
+from interpreter.ruleset.model import TileSpec
+from interpreter.tools.bots.knowledge.facts import (
+    BEER_DEMAND,
+    BURNT_DEMAND,
+    DEMAND,
+    INFINITE,
+    LINK_DEMAND,
+    LONELY_COAL,
+    MISSING_LINK,
+    NO_BUYER,
+    OTHERS_BEER,
+    PER_CUBE,
+    PRODUCER_CHANCE,
+    SELL_CHANCE,
+    SHORT_OF_BEER,
+    Facts,
+    Phase,
+    facts,
+    phase_of,
+)
+from interpreter.tools.bots.knowledge.roles import Role, roles
+
+SOLD = "sold"  # an industry's `flips`: its tiles flip when sold
+
+
+class Prospects:
+    """The flip chances of one position's tiles; `extra_links` are lines taken as built by `owner`
+    (what a Network would add); `base` shares the lookups of the same position without them."""
+
+    def __init__(self, table: Table, extra_links: Iterable[str] = (), owner: int = 0,
+                 base: Prospects | None = None) -> None:
+        self.table = table
+        self.rs = table.ruleset
+        self.state = table.state
+        self.facts: Facts = facts(self.rs) if base is None else base.facts
+        self.phase: Phase = phase_of(table) if base is None else base.phase
+        self.links: dict[str, int] = dict(self.state.links)
+        for link in extra_links:
+            self.links[link] = owner
+        self.era = self.rs.eras[self.state.era_index]
+        self._buyers: dict[str, dict[str, int]] = {}
+        self._prospects: dict[str, tuple[float, float]] = {}
+        self._market: dict[str, tuple[float, float]] = {} if base is None else base._market
+
+    def flip_chance(self, tile: PlacedTile) -> float:
+        return self.prospects(tile)[0]
+
+    def prospects(self, tile: PlacedTile) -> tuple[float, float]:
+        """The chance that a tile flips, and the actions its owner still has to spend on it."""
+        if tile.flipped:
+            return 1.0, 0.0
+        found = self._prospects.get(tile.slot.id)
+        if found is None:
+            found = self._prospects[tile.slot.id] = self.prospects_at(tile.spec, tile.slot.location, tile.cubes,
+                                                                      tile.owner)
+        return found
+
+    def prospects_at(self, spec: TileSpec, location: str, cubes: int, owner: Player) -> tuple[float, float]:
+        """`prospects` of an unflipped tile of `spec` at `location` with `cubes` on it."""
+        produces = self.rs.industries[spec.industry].produces
+        if produces is None:
+            return self._sale_prospects(spec, location, owner)
+        if cubes <= 0:
+            return 1.0, 0.0
+        supply, demand = self._wanted(produces)
+        if produces in self.rs.resources and self.rs.resources[produces].market is None:
+            demand = self._own_beer_need(owner)  # one's own beer is used first, the others' own beer first
+            supply = float(self._own_cubes(produces, owner))
+        share = min(1.0, demand / max(1.0, supply))
+        chance = PRODUCER_CHANCE * share * max(0.4, 1.0 - PER_CUBE * (cubes - 1))
+        resource = self.rs.resources.get(produces)
+        if resource is not None and resource.market_access != "anywhere" and not self._has_link(location):
+            chance *= LONELY_COAL
+        return chance, 0.0
+
+    def _sale_prospects(self, spec: TileSpec, location: str, owner: Player) -> tuple[float, float]:
+        missing = self.buyer_distance(spec.industry).get(location, INFINITE)
+        if missing >= INFINITE:
+            return NO_BUYER, 1.0
+        chance = SELL_CHANCE * MISSING_LINK ** missing
+        if self._sale_need(spec) > self._beer_for(owner):
+            chance *= SHORT_OF_BEER
+        actions = 1.0 + 0.5 * missing  # the sale, and the links someone still has to build
+        return chance * min(1.0, self.phase.actions_era / actions), actions
+
+    def _wanted(self, resource: str) -> tuple[float, float]:
+        """Cubes of a resource on unflipped producers, and cubes asked for until the era's end."""
+        found = self._market.get(resource)
+        if found is None:
+            actions = self.phase.actions_era * len(self.state.players)
+            supply = float(sum(t.cubes for t in self._producers(resource)))
+            network = self.era.network
+            link_use = max((o.needs.get(resource, 0) / max(1, o.links) for o in network), default=0)
+            if self.rs.resources[resource].market is None:
+                demand = self._beer_need(None) + actions * BEER_DEMAND
+            else:
+                burnt = resource in roles(self.rs).consumed(Role.LINK)
+                demand = actions * ((BURNT_DEMAND if burnt else DEMAND) + LINK_DEMAND * link_use)
+            found = self._market[resource] = (supply, demand)
+        return found
+
+    def _producers(self, resource: str) -> list[PlacedTile]:
+        return [t for t in self.state.tiles.values()
+                if not t.flipped and t.cubes > 0 and self.rs.industries[t.spec.industry].produces == resource]
+
+    def _own_cubes(self, resource: str, owner: Player) -> int:
+        return sum(t.cubes for t in self._producers(resource) if t.owner is owner)
+
+    def _beer_need(self, owner: Player | None) -> float:
+        """Barrels the unsold tiles on the board need (of one owner, or all)."""
+        return float(sum(self._sale_need(t.spec) for t in self.state.tiles.values()
+                         if not t.flipped and self.rs.industries[t.spec.industry].produces is None
+                         and (owner is None or t.owner is owner)))
+
+    def _sale_need(self, spec: TileSpec) -> int:
+        """What selling a tile of `spec` consumes: its needs of the resources a sell-like action
+        consumes (Birmingham's beer; nothing in a game whose sales consume nothing)."""
+        return sum(spec.needs.get(r, 0) for r in roles(self.rs).consumed(Role.SELL))
+
+    def _own_beer_need(self, owner: Player) -> float:
+        mine = self._beer_need(owner)
+        return mine + OTHERS_BEER * (self._beer_need(None) - mine) \
+            + self.phase.actions_era * len(self.state.players) * BEER_DEMAND
+
+    def _beer_for(self, owner: Player) -> float:
+        """Barrels a seat can count on: its own, the merchants' and a share of the others'."""
+        barrels = 0.0
+        for tile in self.state.tiles.values():
+            if not tile.flipped and tile.cubes and self.rs.industries[tile.spec.industry].produces is not None \
+                    and self.rs.resources.get(self.rs.industries[tile.spec.industry].produces or "") is not None \
+                    and self.rs.resources[self.rs.industries[tile.spec.industry].produces or ""].market is None:
+                barrels += tile.cubes * (1.0 if tile.owner is owner else OTHERS_BEER)
+        return barrels + sum(1 for m in self.state.merchants if m.has_beer)
+
+    def _has_link(self, location: str) -> bool:
+        return any(link in self.links for link, _ in self.facts.touching[location])
+
+    def buyer_distance(self, industry: str) -> dict[str, int]:
+        """Links still missing from each location to a merchant that buys `industry` (built links
+        count 0, free lines of this era 1, lines of another era cannot be used)."""
+        found = self._buyers.get(industry)
+        if found is None:
+            sources = {m.location for m in self.state.merchants if industry in m.buys}
+            if not self.rs.merchants:
+                sources = self._trade_partners(industry)
+            found = self._buyers[industry] = self.missing_links(sources)
+        return found
+
+    def _trade_partners(self, industry: str) -> set[str]:
+        """Where a sold tile finds a buyer in a ruleset without merchants (Lancashire): the tiles of
+        another industry that flips when sold (a Cotton Mill sells to a Port, and so a Port flips)
+        and the board's edge, its locations without slots (the Distant Market's trade icons)."""
+        tiles = {t.slot.location for t in self.state.tiles.values() if not t.flipped and t.spec.industry != industry
+                 and self.rs.industries[t.spec.industry].flips == SOLD}
+        return tiles | {loc for loc, spec in self.rs.locations.items() if not spec.slots}
+
+    def missing_links(self, sources: Iterable[str]) -> dict[str, int]:
+        """0-1 breadth-first search from `sources` over the lines of the board."""
+        kind = self.era.link_kind
+        lines = self.rs.links
+        dist = dict.fromkeys(sources, 0)
+        queue = deque(dist)
+        while queue:
+            here = queue.popleft()
+            near = dist[here]
+            for link, ends in self.facts.touching[here]:
+                built = link in self.links
+                if not built and not lines[link].takes(kind):
+                    continue
+                far = near if built else near + 1
+                for there in ends:
+                    if far < dist.get(there, INFINITE):
+                        dist[there] = far
+                        if built:
+                            queue.appendleft(there)
+                        else:
+                            queue.append(there)
+        return dist
+
+
+    def network_of(self, player: Player) -> set[str]:
+        places = {t.slot.location for t in self.state.tiles.values() if t.owner is player}
+        for link, seat in self.links.items():
+            if seat == player.seat:
+                places.update(self.rs.links[link].ends)
+        return places

@@ -1,0 +1,178 @@
+"""The `brass simulate` command: play the games (here, or through `simulate_run` for --jobs,
+--ray, --out), then print the summary as tables or JSON.
+
+With --against BASE, the output is the comparison (`simulate_compare`): each figure's mean
+under the variant and under the base, their paired difference with its 95% interval, the key
+figures' verdicts in words, and each side's win rate per seat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from interpreter.ruleset.errors import BrassError
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.ruleset.model import Ruleset
+from interpreter.tools.simulate.compare import compare
+from interpreter.tools.simulate.games import BotSpec, Summary, simulate
+from interpreter.tools.simulate.plot import check_plot_path, write_plot
+from interpreter.tools.simulate.run import bots_argument, progress_bar, run_games, uses_runner
+from interpreter.tools.simulate.stats import decimals
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    ruleset = load_ruleset(args.ruleset)
+    _check_players(ruleset, args.players)
+    bot = bots_argument(args.bot, args.players)
+    if args.plot is not None:
+        check_plot_path(args.plot)  # a wrong name or no matplotlib: said before any game is played
+    base = None
+    if args.against is not None:
+        base = load_ruleset(args.against)
+        _check_players(base, args.players)
+    if uses_runner(args):  # --jobs, --ray, --out: docs/simulate.md
+        outcome = run_games(args, ruleset, base, bot)
+        if isinstance(outcome, int):
+            return outcome  # interrupted; what was saved has been said
+        result, against = outcome
+    else:
+        rotate = base is not None  # a comparison's bots change seats game by game (`simulate.seating`)
+        result = _simulate_with_progress(ruleset, args, bot, rotate)
+        against = None if base is None else _simulate_with_progress(base, args, bot, rotate)
+    if args.json:
+        print(json.dumps(_json(result, against, args.timings), indent=2, sort_keys=False))
+    elif against is None:
+        print_simulation(result)
+    else:
+        print_comparison(compare(result, against), result)
+    if args.plot is not None:
+        write_plot(args.plot, result, against)
+        print(f"plots written to {args.plot}", file=sys.stderr)
+    return 0
+
+
+def _json(result: Summary, against: Summary | None, timings: bool) -> dict[str, Any]:
+    data = result.to_dict(timings=timings)
+    if against is not None:
+        data["against"] = against.to_dict(timings=timings)
+        data["comparison"] = compare(result, against)
+    return data
+
+
+def _check_players(ruleset: Ruleset, players: int) -> None:
+    if players not in ruleset.players:
+        raise BrassError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, "
+                         f"not {players}")
+
+
+def _simulate_with_progress(ruleset: Ruleset, args: argparse.Namespace, bot: BotSpec, rotate: bool) -> Summary:
+    try:
+        with progress_bar(args.games) as advance:
+            return simulate(ruleset, args.players, args.games, args.seed, bot, args.check,
+                            lambda done: advance(1), rotate)
+    except ValueError as error:  # an unknown bot name
+        raise BrassError(str(error)) from None
+
+
+# -- tables ----------------------------------------------------------------------------------------
+
+def print_simulation(result: Summary) -> None:
+    """One run: VP and win rate per seat, and the length of a game."""
+    stats = result.statistics(timings=True)
+    console = Console()
+    console.print(_title(result), highlight=False, soft_wrap=True)
+    seats = Table(box=None)
+    for column in ("seat", "bot", "VP min", "VP mean", "VP max", "wins", "win rate (95% interval)"):
+        seats.add_column(column, justify="left" if column == "bot" else "right")
+    rates = result.win_rate_by_seat()
+    for seat in range(1, result.players + 1):
+        vp, wins = stats["vp_by_seat"][str(seat)], stats["wins_by_seat"][str(seat)]
+        seats.add_row(str(seat), result.bots[seat - 1], str(vp["min"]), f"{vp['mean']:.1f}", str(vp["max"]),
+                      f"{wins:.2f}", _rate(rates[seat]))
+    console.print(seats)
+    console.print(f"wins: a win shared by k seats counts 1/k for each ({stats['shared_wins']} shared); "
+                  "the interval is Wilson's", highlight=False, soft_wrap=True)
+    length = Table(box=None)
+    for column in ("per game", "min", "mean", "max"):
+        length.add_column(column, justify="left" if column == "per game" else "right")
+    for name, key, fmt in (("actions", "actions", "{:g}"), ("decisions", "decisions", "{:g}"),
+                           ("seconds", "seconds_per_game", "{:.3f}")):
+        row = stats[key]
+        length.add_row(name, *(fmt.format(row[k]) for k in ("min", "mean", "max")))
+    console.print(length)
+
+
+def _title(result: Summary) -> str:
+    return (f"{result.ruleset}: {len(result.games)} game(s), {result.players} players, seeds "
+            f"{result.seed}..{result.seed + len(result.games) - 1}, bots {','.join(result.bots)}"
+            f"{', seats rotated' if result.rotated else ''}{', invariants checked' if result.checked else ''}")
+
+
+def print_comparison(report: dict[str, Any], variant: Summary) -> None:
+    """A comparison: the figures with their differences and intervals, the verdicts, the seats."""
+    console = Console()
+    first, last = report["seeds"] or [variant.seed, variant.seed]
+    console.print(f"{report['variant']} against {report['base']}: {report['games']} paired game(s), seeds "
+                  f"{first}..{last} played with both, {variant.players} players, bots {','.join(variant.bots)}, "
+                  "seats rotated so that each bot sits in each seat"
+                  f"{', invariants checked' if variant.checked else ''}", highlight=False, soft_wrap=True)
+    console.print(_figures_table(report))
+    console.print("difference: variant minus base, game by game over the same seeds, ± the half-width of "
+                  "its 95% interval (paired t)", highlight=False, soft_wrap=True)
+    console.print("\nverdicts (95%: significant when the interval excludes 0):", highlight=False)
+    for key, text in report["verdicts"].items():
+        console.print(f"  {report['figures'][key]['label']}: {text}", highlight=False, soft_wrap=True)
+    console.print("  (at 95%, about 1 figure in 20 looks significant by chance even when nothing changed)",
+                  highlight=False, soft_wrap=True)
+    console.print(f"\nseat balance: win rate per seat with its 95% Wilson interval (a win shared by k seats "
+                  f"counts 1/k); {_balance_hint(variant)}", highlight=False, soft_wrap=True)
+    console.print(_seats_table(report))
+
+
+def _figures_table(report: dict[str, Any]) -> Table:
+    """Means per game under each ruleset, and the difference ± the half-width of its 95% interval
+    (the interval is symmetric; --json gives its ends)."""
+    table = Table(box=None, pad_edge=False)
+    table.add_column("", no_wrap=True)
+    for column in (report["variant"], report["base"], "difference (95%)"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("significant")
+    for row in report["figures"].values():
+        table.add_row(row["label"], f"{row['variant']:.2f}", f"{row['base']:.2f}", _difference(row),
+                      "yes" if row["significant"] else "")
+    return table
+
+
+def _difference(row: dict[str, Any]) -> str:
+    interval = row["interval"]
+    if interval is None:
+        return f"{row['difference']:+.2f} ± ?"  # one game: no interval
+    half = (interval[1] - interval[0]) / 2
+    digits = max(2, decimals(half))
+    return f"{row['difference']:+.{digits}f} ± {half:.{digits}f}"
+
+
+def _seats_table(report: dict[str, Any]) -> Table:
+    table = Table(box=None)
+    for column in ("seat", report["variant"], report["base"]):
+        table.add_column(column, justify="right")
+    rates = report["win_rate_by_seat"]
+    for seat in rates["variant"]:
+        table.add_row(seat, _rate(rates["variant"][seat]), _rate(rates["base"][seat]))
+    return table
+
+
+def _balance_hint(variant: Summary) -> str:
+    if len(set(variant.bots)) > 1:
+        return "the bots rotate, so a seat's rate is that seat's advantage, not a bot's"
+    return "every seat has the same bot"
+
+
+def _rate(rate: dict[str, float]) -> str:
+    return f"{rate['rate']:.2f} ({rate['low']:.2f}–{rate['high']:.2f})"

@@ -1,0 +1,113 @@
+"""`brass simulate --ray [ADDRESS]`: batches of games as Ray tasks, on one machine or a cluster.
+
+Ray is an optional extra (`pip install 'brass-rules[ray]'`); it is imported only here, when
+--ray is given. A batch is a task: the task's argument names its ruleset by a short string,
+and each Ray worker loads a ruleset once and keeps it for the next batches
+(`simulate_batch.ruleset_for`). Batches hold up to 50 seeds, so that on a cluster the
+scheduling of a task (milliseconds) stays small beside its games (seconds).
+
+Ray retries a task whose worker or node died (`max_retries`), and only a finished task's
+records come back, so a lost node costs time, never a game counted twice. Only a few tasks
+per CPU are in flight at once: memory stays flat on a run of any length, and Ctrl-C has
+little to cancel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import math
+from collections.abc import Iterator, Sequence
+from types import ModuleType
+from typing import Any
+
+from interpreter.ruleset.errors import BrassError
+from interpreter.tools.simulate.batch import Batch, play_batch
+from interpreter.tools.simulate.games import GameRecord
+
+INSTALL_HINT = "--ray needs Ray, which is not installed here: pip install 'brass-rules[ray]'"
+LARGEST_BATCH = 50
+TASKS_PER_CPU = 2
+RETRIES = 3  # of a task whose worker process or node died
+
+
+class RayFailed(BrassError):
+    """Ray could not run the games (no cluster at the address, a task that kept failing)."""
+
+
+def import_ray() -> ModuleType:
+    """The `ray` module, or the error that says how to install it."""
+    try:  # imported by name: the type checker need not know Ray, which may be missing
+        return importlib.import_module("ray")
+    except ImportError:
+        raise BrassError(INSTALL_HINT) from None
+
+
+@contextlib.contextmanager
+def connected(address: str | None) -> Iterator[ModuleType]:
+    """Ray, started here (a local instance, or connected to the cluster at `address`) unless the
+    caller already did; shut down on leaving only if started here."""
+    ray = import_ray()
+    if ray.is_initialized():
+        yield ray
+        return
+    try:
+        # Workers' output is not copied here: stdout is the summary's (--json), and a task's
+        # error comes back with its result anyway.
+        ray.init(address=address or None, logging_level=logging.WARNING, log_to_driver=False)
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+        raise RayFailed(f"cannot start or reach {where}: {_first_line(error)}") from None
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def cluster_cpus(ray: ModuleType) -> int:
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def ray_batch_size(games: int, cpus: int) -> int:
+    """Seeds per task: about 4 tasks per CPU, at most LARGEST_BATCH."""
+    return max(1, min(LARGEST_BATCH, math.ceil(games / (4 * cpus))))
+
+
+def on_ray(ray: ModuleType, batches: Sequence[Batch]) -> Iterator[tuple[Batch, list[GameRecord]]]:
+    """Each batch with its records, as the tasks finish (not in order)."""
+    task = ray.remote(max_retries=RETRIES)(play_batch)
+    window = TASKS_PER_CPU * cluster_cpus(ray)
+    waiting = list(reversed(batches))
+    pending: dict[Any, Batch] = {}
+    try:
+        while waiting or pending:
+            while waiting and len(pending) < window:
+                batch = waiting.pop()
+                pending[task.remote(batch)] = batch
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for reference in ready:
+                batch = pending.pop(reference)
+                yield batch, _result(ray, reference)
+    finally:
+        for reference in pending:  # Ctrl-C, an error: nobody will read these
+            with contextlib.suppress(Exception):
+                ray.cancel(reference, force=True)
+
+
+def _result(ray: ModuleType, reference: Any) -> list[GameRecord]:
+    """A task's records; the game's own error (an invariant broken) as it was raised."""
+    try:
+        records: list[GameRecord] = ray.get(reference)
+        return records
+    except ray.exceptions.RayTaskError as error:
+        if isinstance(error.cause, BrassError):
+            raise error.cause from None
+        raise
+    except ray.exceptions.RayError as error:
+        raise RayFailed(f"a Ray task failed even after {RETRIES} retries: {_first_line(error)}") from None
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

@@ -1,0 +1,185 @@
+"""The `--out FILE.jsonl` of `brass simulate`: one JSON record per finished game, nothing lost.
+
+Each line is a whole game: which ruleset played it (`role` "ruleset", or "against" for the
+base of a comparison), its seed, the players and the bot in each seat (rotated from game to
+game in a comparison), the result (standings with VP,
+money and income; winners; actions and decisions; actions by kind), and `run`, the
+parameters of the whole run. A line is written and flushed as soon as its game is back, so
+a crash loses at most the line being written; reading ignores a torn last line with a
+warning, and `--resume` cuts it off before appending (else the next line would be glued to it).
+
+A run is identified by its parameters, the rulesets' contents included (`fingerprint`): a
+file is only ever resumed by the run that wrote it, so two runs' games are never mixed.
+Reading keeps the first record of each (role, seed): a game played twice counts once.
+
+Format 2 added `seating` to the run (a comparison now rotates the seats). A file of format 1
+is still read for a single run, whose games are played as they were; its comparisons kept
+every bot in one seat, so they are refused, never mixed with rotated games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from interpreter.ruleset.errors import BrassError
+from interpreter.ruleset.model import Ruleset
+from interpreter.tools.simulate.games import GameRecord
+
+FORMAT = "brass-simulate/2"
+OLD_FORMAT = "brass-simulate/1"  # no `seating`: every bot kept its seat, comparisons included
+GAME_FIELDS = ("role", "ruleset", "seed", "winners", "actions", "decisions", "action_counts", "standings",
+               "violations")
+Key = tuple[str, int]  # (role, seed)
+
+
+def fingerprint(ruleset: Ruleset) -> str:
+    """A short digest of the resolved ruleset: a changed file gives another fingerprint."""
+    text = json.dumps(ruleset.data, sort_keys=True, ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def run_parameters(rulesets: dict[str, Ruleset], players: int, bots: Sequence[str], check: bool) -> dict[str, Any]:
+    """What makes two runs the same run (`rulesets` by role: "ruleset", and "against" if any): all
+    that decides a game but its seed. The seeds are not part of it, so a run can be extended
+    (a larger --games) or summarised in part (a smaller one)."""
+    base = rulesets.get("against")
+    return {"format": FORMAT, "ruleset": rulesets["ruleset"].name, "against": base.name if base else None,
+            "players": players, "bots": list(bots), "seating": "rotated" if base else "fixed", "check": check,
+            "fingerprints": {role: fingerprint(ruleset) for role, ruleset in rulesets.items()}}
+
+
+def game_line(run: dict[str, Any], role: str, ruleset: str, record: GameRecord) -> dict[str, Any]:
+    """The record of one game as written to the file (`bots`: this game's seats)."""
+    game = record.to_dict(timings=True)
+    return {"ruleset": ruleset, "role": role, "seed": game.pop("seed"), "players": run["players"],
+            "bots": game.pop("bots") or run["bots"], **game, "run": run}
+
+
+def prepare(path: Path, resume: bool) -> str | None:
+    """Make `path` ready to be appended to; a warning to show, if any. A file holding games is
+    only continued with --resume (its torn last line, if any, cut off)."""
+    if path.is_dir():
+        raise BrassError(f"{path} is a folder; --out needs a file (runs.jsonl, say)")
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    if not resume:
+        raise BrassError(f"{path} already holds games: add --resume to finish that run, or give another --out file")
+    return _torn_warning(path) if _cut_torn_line(path) else None
+
+
+def _torn_warning(path: Path) -> str:
+    return f"warning: {path}: the last line is incomplete (an interrupted write); it is ignored"
+
+
+def _cut_torn_line(path: Path) -> bool:
+    """Truncate the file after its last newline; whether there was anything after it."""
+    with open(path, "rb+") as stream:
+        end = stream.seek(0, os.SEEK_END)
+        keep = end
+        while keep > 0:
+            start = max(0, keep - 65536)
+            stream.seek(start)
+            block = stream.read(keep - start)
+            newline = block.rfind(b"\n")
+            if newline >= 0:
+                keep = start + newline + 1
+                break
+            keep = start
+        if keep == end:
+            return False
+        stream.truncate(keep)
+        return True
+
+
+def read_games(path: Path, run: dict[str, Any], brief: bool = False) -> tuple[dict[Key, GameRecord], str | None]:
+    """The games of `run` in the file by (role, seed), and a warning for a torn last line. A
+    record of another run, or a line that is no record, is an error naming its line. `brief`:
+    records with only what the statistics read (`GameRecord.from_dict`)."""
+    found: dict[Key, GameRecord] = {}
+    for number, line in _lines(path):
+        if not line.endswith("\n"):
+            return found, _torn_warning(path)
+        if not line.strip():
+            continue
+        data = _parse(line, path, number)
+        difference = _run_difference(_upgraded(data["run"], path, number), run)
+        if difference:
+            raise BrassError(f"{path} holds the games of another run (line {number}: {difference}); give that "
+                             "run's arguments to resume it, or another --out file")
+        found.setdefault((data["role"], data["seed"]), GameRecord.from_dict(data, brief))
+    return found, None
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    try:
+        with open(path, encoding="utf-8", newline="\n") as stream:
+            yield from enumerate(stream, 1)
+    except FileNotFoundError:
+        return
+    except (OSError, UnicodeDecodeError) as error:
+        raise BrassError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
+
+
+def _parse(line: str, path: Path, number: int) -> dict[str, Any]:
+    try:
+        data = json.loads(line)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("run"), dict) or \
+            any(name not in data for name in GAME_FIELDS):
+        raise BrassError(f"line {number} of {path} is not a game record of `brass simulate --out`")
+    return data
+
+
+def _upgraded(found: dict[str, Any], path: Path, number: int) -> dict[str, Any]:
+    """A run of format 1 as format 2 says it, if its games are still valid (see the docstring)."""
+    if found.get("format") != OLD_FORMAT:
+        return found
+    if found.get("against") is not None:
+        raise BrassError(f"{path} holds a comparison saved by an older brass (line {number}: {OLD_FORMAT}), "
+                         "which kept each bot in its seat; comparisons now rotate the seats, so its games "
+                         "cannot be reused: give another --out file")
+    return {**found, "format": FORMAT, "seating": "fixed"}
+
+
+def _run_difference(found: dict[str, Any], wanted: dict[str, Any]) -> str | None:
+    """The first parameter in which a record's run differs from this one, in words."""
+    for key, value in wanted.items():
+        if found.get(key) == value:
+            continue
+        if key == "fingerprints":
+            return "the files of the ruleset have changed since"
+        return f"{key} {_shown(found.get(key))}, not {_shown(value)}"
+    return None
+
+
+def _shown(value: Any) -> str:
+    return ",".join(value) if isinstance(value, list) else "none" if value is None else str(value)
+
+
+class GameWriter:
+    """Appends game records to the file, one line each, flushed at once."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self._stream = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by __exit__
+        except OSError as error:
+            raise BrassError(f"cannot write {path}: {error.strerror or error}") from None
+
+    def write(self, record: dict[str, Any]) -> None:
+        self._stream.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self._stream.flush()
+
+    def __enter__(self) -> GameWriter:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self._stream.close()

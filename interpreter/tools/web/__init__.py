@@ -1,0 +1,5 @@
+"""`brass serve`, the local web app: the server, its JSON API, games and replays kept by id,
+where games come from, what the page shows, and the page itself (`static/`).
+
+May import: `bots`, `board`, `files`, `wording`, `scenarios`, `trace`.
+"""

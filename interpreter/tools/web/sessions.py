@@ -1,0 +1,178 @@
+"""What `brass serve` keeps between requests: games being played and replays, in memory, by id.
+
+Nothing here knows HTTP: a request that cannot be served raises `WebError` with the status the
+server answers (4xx) and a message for the page; `web_api.py` turns it into a JSON response.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from interpreter.engine.errors import Failure
+from interpreter.engine.game import Game, IllegalAction
+from interpreter.ruleset.model import Ruleset
+from interpreter.tools.bots.ladder import HUMAN, Bot, bot_seed, decide, make_bot
+from interpreter.tools.files.guards import ENGINE_SLIPS, move_problem, slip_text
+
+# A bot game ends in a few hundred decisions; this only stops a runaway loop of an engine bug.
+MAX_BOT_DECISIONS = 20_000
+
+
+class WebError(Exception):
+    """A request the server refuses: its HTTP status, a message, and (for an illegal move) every reason."""
+
+    def __init__(self, status: int, message: str, failures: list[Failure] | None = None,
+                 ruleset: Ruleset | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.failures = failures or []
+        self.ruleset = ruleset  # the ruleset whose rule index gives the text of each rule cited
+
+
+def illegal(error: IllegalAction, ruleset: Ruleset) -> WebError:
+    return WebError(422, str(error).splitlines()[0], list(error.failures), ruleset)
+
+
+@dataclass
+class PlaySession:
+    """A game in the browser: people choose from the legal decisions, bots play their own seats.
+
+    `action_start` is a copy of the game taken when a person began the action now half made, so
+    that backing out puts the game back exactly as it was (`Game.copy` is taken between actions)."""
+
+    game: Game
+    seats: list[str]
+    bots: dict[int, Bot] = field(default_factory=dict)
+    action_start: Game | None = None
+    board: tuple[str, str] | None = None  # the state's hash and the picture drawn of it (web_view)
+
+    @classmethod
+    def create(cls, game: Game, seats: list[str]) -> PlaySession:
+        bots = {n: make_bot(kind, bot_seed(game.seed, n)) for n, kind in enumerate(seats, start=1) if kind != HUMAN}
+        return cls(game, seats, bots)
+
+    @property
+    def deciding_seat(self) -> int:
+        return self.game.deciding_seat
+
+    @property
+    def human_to_decide(self) -> bool:
+        return not self.game.is_over and self.deciding_seat not in self.bots
+
+    def decide(self, decision: Any) -> None:
+        """A person's decision for the seat to decide; WebError (422 with every reason) when refused."""
+        if self.game.is_over:
+            raise WebError(409, "the game is over")
+        if not self.human_to_decide:
+            raise WebError(409, f"player {self.deciding_seat} is a bot: it is not a person's decision")
+        problem = move_problem(decision)
+        if problem is not None:
+            raise WebError(400, f"not a decision: {problem}")
+        between = self.game.pending is None and self.game.question is None
+        start = self.game.copy() if between else None
+        before = self.game.to_json()
+        try:
+            self.game.apply(decision, seat=self.deciding_seat)
+        except IllegalAction as error:
+            raise illegal(error, self.game.ruleset) from None
+        except ENGINE_SLIPS as error:  # the engine should refuse with reasons; the game must be unchanged
+            if self.game.to_json() != before:
+                raise
+            raise WebError(400, f"the engine could not judge this decision ({slip_text(error)})") from None
+        if self.game.pending is None and self.game.question is None:
+            self.action_start = None
+        elif start is not None:
+            self.action_start = start
+
+    def back_out(self) -> None:
+        """Undo the half-made action: the game as it was before its first decision."""
+        if self.action_start is None:
+            raise WebError(409, "no action is half made: there is nothing to back out of")
+        self.game, self.action_start = self.action_start, None
+
+    def run_bots(self, max_actions: int | None = None) -> int:
+        """Let the bots decide until a person must, the game ends, or `max_actions` actions have
+        ended; the number of decisions taken."""
+        taken = actions = 0
+        while not self.game.is_over and not self.human_to_decide and taken < MAX_BOT_DECISIONS:
+            if max_actions is not None and actions >= max_actions:
+                break
+            bot = self.bots[self.deciding_seat]
+            self.game.apply(decide(bot, self.game))
+            taken += 1
+            if self.game.pending is None and self.game.question is None:
+                actions += 1
+        return taken
+
+    def blocked_actions(self) -> list[tuple[str, list[Failure]]]:
+        """The actions that cannot be taken now, each with every reason (between actions only)."""
+        game = self.game
+        if game.is_over or game.pending is not None or game.question is not None:
+            return []
+        legal = {d.get("action") for d in game.legal_actions()}
+        blocked = []
+        for action in game.ruleset.actions:
+            if action in legal:
+                continue
+            try:
+                game.copy().apply({"action": action})
+            except IllegalAction as error:
+                blocked.append((action, list(error.failures)))
+        return blocked
+
+
+@dataclass
+class ReplayStep:
+    """One step of a replay: what was done, the position after it, and what it wrote to the log."""
+
+    label: str
+    seat: int | None
+    position: Game
+    log: list[dict[str, Any]]
+
+
+@dataclass
+class ReplaySession:
+    """A finished (or stopped) game to step through: step 0 is the start."""
+
+    name: str
+    steps: list[ReplayStep]
+    note: str = ""  # why the replay stops early, if it does
+    expected_vp: list[int] | None = None  # a trace's recorded final VP by seat
+
+
+S = TypeVar("S")
+
+
+class SessionStore(Generic[S]):
+    """Sessions by id; the oldest-used one is forgotten beyond `limit`, so memory stays bounded."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: OrderedDict[str, S] = OrderedDict()
+
+    def add(self, session: S) -> str:
+        key = secrets.token_hex(8)
+        self._items[key] = session
+        while len(self._items) > self.limit:
+            self._items.popitem(last=False)
+        return key
+
+    def get(self, key: str, what: str) -> S:
+        session = self._items.get(key)
+        if session is None:
+            raise WebError(404, f"no {what} with id {key!r} (the server forgets the oldest beyond {self.limit}, "
+                                "and all of them when it restarts)")
+        self._items.move_to_end(key)
+        return session
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
