@@ -6,6 +6,10 @@
     interpreter.tools     layer 3: the command and everything around the engine
     interpreter           the package's front door (re-exports load_ruleset, Game, IllegalAction)
 
+Inside layer 3 every module lives in a sub-package by job (interpreter/tools/cli, authoring, ...), and a
+sub-package imports only the sub-packages its row of TOOLS_MAY_IMPORT names, besides the two layers
+below: nothing imports `cli`, and `web`, `play` and `simulate` share `bots` and `board`, never one another.
+
 Every import counts, including those inside functions and `if TYPE_CHECKING:` blocks: a cycle that
 only type checking sees is still a circle a reader has to untangle. (A package's `__init__` running
 before its sub-modules is Python's doing, not an import written in the code, and is not counted.)
@@ -25,6 +29,25 @@ MAX_LINES = 600
 # and the ones below it.
 LAYERS = {"brass_dsl": 0, "interpreter.ruleset": 1, "interpreter.engine": 2, "interpreter.tools": 3,
           "interpreter": 4}
+TOOLS = "interpreter.tools"
+# The sub-packages of interpreter/tools and the sibling sub-packages each may import (the engine,
+# the ruleset layer and brass_dsl are open to all). Each package's __init__ docstring says the same.
+TOOLS_MAY_IMPORT: dict[str, set[str]] = {
+    "files": set(),
+    "wording": set(),
+    "board": set(),
+    "bots.knowledge": set(),
+    "bots": {"bots.knowledge"},
+    "scenarios": {"files"},
+    "trace": {"files"},
+    "authoring": {"scenarios", "files"},
+    "simulate": {"bots", "bots.knowledge", "files"},
+    "play": {"bots", "bots.knowledge", "board", "files", "wording"},
+    "web": {"bots", "bots.knowledge", "board", "files", "wording", "scenarios", "trace"},
+    "cli": {"files", "wording", "board", "bots", "bots.knowledge", "scenarios", "trace", "authoring", "simulate",
+            "play", "web"},
+}
+MAX_MODULES_PER_PACKAGE = 15
 
 
 def module_files() -> dict[str, Path]:
@@ -68,6 +91,31 @@ def import_graph() -> dict[str, set[str]]:
 def layer(module: str) -> int:
     best = max((prefix for prefix in LAYERS if module == prefix or module.startswith(prefix + ".")), key=len)
     return LAYERS[best]
+
+
+def tools_package(module: str) -> str | None:
+    """The sub-package of interpreter.tools a module belongs to ("bots.knowledge" counts as its own),
+    the empty string for interpreter.tools itself, None outside it."""
+    if module == TOOLS:
+        return ""
+    if not module.startswith(TOOLS + "."):
+        return None
+    parts = module.removeprefix(TOOLS + ".").split(".")
+    return "bots.knowledge" if parts[:2] == ["bots", "knowledge"] else parts[0]
+
+
+def forbidden_tools_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Imports between sub-packages of interpreter.tools that TOOLS_MAY_IMPORT does not allow."""
+    found = []
+    for a, targets in graph.items():
+        home = tools_package(a)
+        if home is None:
+            continue
+        for b in targets:
+            there = tools_package(b)
+            if there is not None and there != home and there not in TOOLS_MAY_IMPORT.get(home, set()):
+                found.append(f"{a} imports {b}")
+    return sorted(found)
 
 
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:
@@ -119,6 +167,27 @@ def test_no_import_cycles() -> None:
     assert cycles(import_graph()) == []
 
 
+def test_tools_sub_packages_import_only_what_their_row_allows() -> None:
+    assert forbidden_tools_imports(import_graph()) == []
+
+
+def test_every_tools_module_lives_in_a_named_sub_package() -> None:
+    homes = {tools_package(name) for name in module_files()} - {None}
+    assert homes - {""} == set(TOOLS_MAY_IMPORT), "a sub-package of interpreter/tools is missing from TOOLS_MAY_IMPORT"
+    loose = sorted(p.name for p in (ROOT / "interpreter" / "tools").glob("*.py") if p.name != "__init__.py")
+    assert loose == [], f"modules loose in interpreter/tools/: {loose}; put each in the sub-package of its job"
+
+
+def test_each_tools_sub_package_is_small_and_says_what_it_may_import() -> None:
+    files = module_files()
+    for package in TOOLS_MAY_IMPORT:
+        dotted = f"{TOOLS}.{package}"
+        members = [name for name in files if name.startswith(dotted + ".") and tools_package(name) == package]
+        assert len(members) <= MAX_MODULES_PER_PACKAGE, f"{dotted} has {len(members)} modules: split it by job"
+        docstring = ast.get_docstring(ast.parse(files[dotted].read_text(encoding="utf-8")))
+        assert docstring and "import" in docstring, f"{dotted}/__init__.py must say what it is for and may import"
+
+
 def test_the_condition_language_knows_nothing_of_the_interpreter() -> None:
     graph = import_graph()
     assert not [f"{a} imports {b}" for a in graph if a.startswith("brass_dsl")
@@ -151,6 +220,17 @@ def test_an_upward_import_is_found() -> None:
     graph = {"interpreter.engine.table": {"interpreter.tools.bots.ladder", "interpreter.ruleset.model"},
              "interpreter.ruleset.model": {"brass_dsl.source"}, "brass_dsl.source": set()}
     assert upward_imports(graph) == ["interpreter.engine.table imports interpreter.tools.bots.ladder"]
+
+
+def test_a_forbidden_tools_import_is_found() -> None:
+    graph = {"interpreter.tools.bots.ladder": {"interpreter.tools.board.svg", "interpreter.engine.game"},
+             "interpreter.tools.web.api": {"interpreter.tools.play.session", "interpreter.tools.bots.search"},
+             "interpreter.tools.cli.main": {"interpreter.tools.web.serve"},
+             "interpreter.tools.bots.search": {"interpreter.tools.bots.knowledge.worth"}}
+    assert forbidden_tools_imports(graph) == ["interpreter.tools.bots.ladder imports interpreter.tools.board.svg",
+                                              "interpreter.tools.web.api imports interpreter.tools.play.session"]
+    graph = {"interpreter.tools.play.keys": {"interpreter.tools.cli.main"}}
+    assert forbidden_tools_imports(graph) == ["interpreter.tools.play.keys imports interpreter.tools.cli.main"]
 
 
 def test_imports_inside_functions_and_type_checking_blocks_count(tmp_path: Path) -> None:
