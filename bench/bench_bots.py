@@ -1,7 +1,8 @@
 """Benchmark of the bots (not a timed test): how well each plays, and how long it thinks.
 
     python bench/bench_bots.py [--games N] [--pairs M] [--bots random,greedy,heuristic,search]
-                               [--search-budget 400|1s] [--players 2,3,4] [--seed S] [--jobs J] [RULESET]
+                               [--search-budget 400|1s] [--players 2,3,4] [--seed S] [--jobs J]
+                               [--against BOT [--table N]] [--out FILE] [RULESET]
 
 Per bot, printed as tables:
 
@@ -12,6 +13,14 @@ Per bot, printed as tables:
    twice with the seats swapped (2 players), and each bot other than greedy against three
    greedy bots, each seed played 4 times with the bot in each seat (4 players); the win rate with
    its 95% Wilson interval (a win shared by k seats counts 1/k).
+   With `--against BOT`, each listed bot plays instead against BOT in the other seats of an
+   N-player table (`--table N`, default 2), each seed seated every way; each seed is also played
+   with BOT in every seat (the baseline), and the bot's margin (its VP minus the best other
+   seat's) is compared with the margin of the same seat in the baseline game of the same seed.
+   The mean of these paired differences, with its 95% t interval, says how many VP of margin the
+   bot is worth over BOT in its place: win rates need many games to tell strong bots apart, and
+   2-player games favour one seat strongly. `--out FILE` appends every head-to-head game as a
+   JSON line as it ends.
 3. **Time per action**, from the self-play games: the CPU time (`time.process_time`, so other
    processes on a shared machine do not count) the bot spent on all the decisions of one action
    (the view of its seat made, and its choice), median and 95th percentile. A question put to a
@@ -28,6 +37,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import itertools
+import json
 import math
 import statistics
 import sys
@@ -42,7 +52,7 @@ from rich.table import Table
 from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.tools.bots.ladder import Bot, bot_seed, decide, deciding_seat, make_bot
-from interpreter.tools.simulate.stats import CONFIDENCE, t_quantile, wilson
+from interpreter.tools.simulate.stats import CONFIDENCE, paired_difference, t_quantile, wilson
 
 DEFAULT_BOTS = "random,greedy,heuristic,search"
 
@@ -88,8 +98,9 @@ def play(match: Match) -> Outcome:
     return Outcome(match, vp, winners, tuple(actions))
 
 
-def play_all(matches: list[Match], jobs: int, part: str) -> dict[Match, Outcome]:
-    """Every match's outcome, saying on stderr how many games are done (a run can take hours)."""
+def play_all(matches: list[Match], jobs: int, part: str, out: str | None = None) -> dict[Match, Outcome]:
+    """Every match's outcome, saying on stderr how many games are done (a run can take hours) and
+    appending each to `out` as a JSON line when given."""
     outcomes: dict[Match, Outcome] = {}
     with contextlib.ExitStack() as stack:
         played: Iterable[Outcome] = map(play, matches)
@@ -99,6 +110,10 @@ def play_all(matches: list[Match], jobs: int, part: str) -> dict[Match, Outcome]
         for match, outcome in zip(matches, played, strict=True):
             outcomes[match] = outcome
             print(f"{part}: {len(outcomes)} of {len(matches)} games", file=sys.stderr, flush=True)
+            if out:
+                with open(out, "a", encoding="utf-8") as saved:
+                    saved.write(json.dumps({"seed": match.seed, "seats": match.seats, "vp": outcome.vp,
+                                            "winners": outcome.winners}) + "\n")
     return outcomes
 
 
@@ -121,6 +136,15 @@ def head_to_head(ruleset: str, bots: list[str], pairs: int, seed: int) -> list[M
     lineups += [(bot, "greedy", "greedy", "greedy") for bot in bots if not bot.startswith("greedy")]
     return [Match(ruleset, seed + i, seats, lineup) for lineup in lineups for i in range(pairs)
             for seats in rotations(lineup)]
+
+
+def against_one(ruleset: str, bots: list[str], other: str, table: int, pairs: int, seed: int) -> list[Match]:
+    """Each bot against `other` in every other seat of a `table`-player game, each seed seated every
+    way; then the baselines: `other` in every seat, once per seed."""
+    lineups = [(bot, *[other] * (table - 1)) for bot in bots if bot != other]
+    baseline = (other,) * table
+    return [Match(ruleset, seed + i, seats, lineup) for lineup in lineups for i in range(pairs)
+            for seats in rotations(lineup)] + [Match(ruleset, seed + i, baseline, baseline) for i in range(pairs)]
 
 
 # -- figures -----------------------------------------------------------------------------------------
@@ -150,6 +174,25 @@ def wins_of(bot: str, outcomes: Iterable[Outcome]) -> tuple[float, int]:
     return wins, games
 
 
+def margin(vp: tuple[int, ...], seat: int) -> float:
+    """A seat's VP minus the best other seat's (seat counted from 0)."""
+    return float(vp[seat] - max(v for n, v in enumerate(vp) if n != seat))
+
+
+def margin_gain(lineup: tuple[str, ...], outcomes: dict[Match, Outcome]) -> tuple[float, float | None, float | None]:
+    """The mean of (the first bot's margin) - (the margin of the same seat in the baseline game of the
+    same seed, the second bot in every seat), with its 95% t interval."""
+    baselines = {m.seed: o for m, o in outcomes.items() if m.seats == (lineup[1],) * len(lineup)}
+    mine, base = [], []
+    for match, outcome in outcomes.items():
+        if match.lineup == lineup and match.seed in baselines:
+            seat = match.seats.index(lineup[0])
+            mine.append(margin(outcome.vp, seat))
+            base.append(margin(baselines[match.seed].vp, seat))
+    gain = paired_difference(mine, base)
+    return gain.mean, gain.low, gain.high
+
+
 # -- tables ------------------------------------------------------------------------------------------
 
 def self_play_table(bots: list[str], counts: list[int], outcomes: dict[Match, Outcome]) -> Table:
@@ -166,18 +209,26 @@ def self_play_table(bots: list[str], counts: list[int], outcomes: dict[Match, Ou
     return table
 
 
-def head_to_head_table(outcomes: dict[Match, Outcome]) -> Table:
+def head_to_head_table(outcomes: dict[Match, Outcome], margins: bool = False) -> Table:
+    """The first bot of each lineup: its win rate and, with `margins`, the VP of margin it gains over
+    the second bot in its place (the baselines are the lineups of one bot, shown as no row)."""
     table = Table(box=None)
-    for column in ("bot", "against", "games", "wins", "win rate (95%)"):
+    columns = ["bot", "against", "games", "wins", "win rate (95%)"] + (["margin gain, VP (95%)"] if margins else [])
+    for column in columns:
         table.add_column(column, justify="left" if column in ("bot", "against") else "right")
     lineups: dict[tuple[str, ...], list[Outcome]] = {}
     for match, outcome in outcomes.items():
-        lineups.setdefault(match.lineup, []).append(outcome)
+        if len(set(match.lineup)) > 1:
+            lineups.setdefault(match.lineup, []).append(outcome)
     for lineup, games in lineups.items():
         wins, count = wins_of(lineup[0], games)
         low, high = wilson(wins, count)
         against = lineup[1] if len(lineup) == 2 else f"{len(lineup) - 1} {lineup[1]}"
-        table.add_row(lineup[0], against, str(count), f"{wins:g}", f"{wins / count:.2f} ({low:.2f}–{high:.2f})")
+        row = [lineup[0], against, str(count), f"{wins:g}", f"{wins / count:.2f} ({low:.2f}–{high:.2f})"]
+        if margins:
+            centre, gain_low, gain_high = margin_gain(lineup, outcomes)
+            row.append(f"{centre:+.1f}" + (f" ({gain_low:+.1f} to {gain_high:+.1f})" if gain_low is not None else ""))
+        table.add_row(*row)
     return table
 
 
@@ -210,7 +261,15 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--players", default="2,3,4", help="player counts of the self-play games")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game of each part")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--against", default=None, metavar="BOT",
+                        help="head to head: each bot against BOT in the other seats, with the paired margin")
+    parser.add_argument("--table", type=int, default=2, help="players of a head-to-head game with --against")
+    parser.add_argument("--out", default=None, metavar="FILE", help="append each head-to-head game as a JSON line")
     return parser.parse_args()
+
+
+def _bot_name(name: str, search_budget: str) -> str:
+    return f"search:{search_budget}" if name == "search" else name
 
 
 def _show(console: Console, heading: str, table: Table) -> None:
@@ -220,8 +279,8 @@ def _show(console: Console, heading: str, table: Table) -> None:
 
 def main() -> None:
     args = _arguments()
-    bots = [f"search:{args.search_budget}" if name == "search" else name for name in args.bots.split(",")]
-    for name in bots:
+    bots = [_bot_name(name, args.search_budget) for name in args.bots.split(",")]
+    for name in [*bots, *([args.against] if args.against else [])]:
         make_bot(name, 0)  # an unknown name fails before any game
     counts = [int(count) for count in args.players.split(",")]
     console = Console()
@@ -232,9 +291,13 @@ def main() -> None:
         _show(console, "CPU time per action in self-play (all its decisions: the seat's view and the choice)",
               timing_table(bots, own))
     if args.pairs > 0:
-        pairs = play_all(head_to_head(args.ruleset, bots, args.pairs, args.seed), args.jobs, "head to head")
-        _show(console, "head to head, seats rotated: the first bot's win rate (95% Wilson interval)",
-              head_to_head_table(pairs))
+        other = _bot_name(args.against, args.search_budget) if args.against else None
+        matches = (against_one(args.ruleset, bots, other, args.table, args.pairs, args.seed) if other
+                   else head_to_head(args.ruleset, bots, args.pairs, args.seed))
+        pairs = play_all(matches, args.jobs, "head to head", args.out)
+        _show(console, "head to head, seats rotated: the first bot's win rate (95% Wilson interval)"
+              + (f"; its margin over the best other seat minus {other}'s in its place (95% t interval)"
+                 if other else ""), head_to_head_table(pairs, margins=other is not None))
     console.print(f"{args.ruleset}, seeds from {args.seed}; {time.perf_counter() - started:.0f} s in all",
                   highlight=False)
 
