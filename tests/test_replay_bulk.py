@@ -1,4 +1,4 @@
-"""The 55 generated games (`/work/shared/real-games/generated`, played by the Quasrain engine's own
+"""The 55 generated games (`../shared/real-games/generated`, played by the Quasrain engine's own
 bots) replayed in bulk, and `brass replay --trace DIR` (docs/real-games.md).
 
 Under `birmingham` each game replays to the end or stops at a difference caused by one of the
@@ -31,7 +31,7 @@ REAL_GAMES = Path(__file__).resolve().parents[2] / "shared" / "real-games"
 GENERATED = REAL_GAMES / "generated"
 VARIANT = Path(__file__).resolve().parents[1] / "rulesets" / "quasrain-compat"
 
-pytestmark = pytest.mark.skipif(not GENERATED.is_dir(), reason=f"{GENERATED} is absent")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not GENERATED.is_dir(), reason=f"{GENERATED} is absent")]
 
 VP, COAL, LINKS = "players: VP", "coal source", "legality"
 CAUSES = {VP: ["R-SHORT-01", "R-SHORT-03"], COAL: ["R-COAL-02"], LINKS: ["R-SETUP-08"]}

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # worker processes, Ray, matplotlib: seconds a test
+
 SMALL = ["--players", "3", "--games", "3", "--seed", "2", "--bot", "greedy"]
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -24,6 +24,8 @@ import pytest
 
 from interpreter.tools.simulate.games import InvariantViolation
 
+pytestmark = pytest.mark.slow  # worker processes, Ray, matplotlib: seconds a test
+
 SMALL = ["--players", "2", "--games", "4", "--seed", "3"]
 
 

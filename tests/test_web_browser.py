@@ -40,8 +40,8 @@ SCENARIO = ROOT / "scenarios" / "birmingham" / "loan_refused_at_minus_10.yaml"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
-                                reason="Chromium or chromedriver is missing (apt-get install chromium chromium-driver)")
+MISSING = "Chromium or chromedriver is missing (apt-get install chromium chromium-driver)"
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None, reason=MISSING)]
 
 
 def free_port() -> int:
