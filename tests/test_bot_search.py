@@ -1,5 +1,5 @@
-"""The search bot: the generic ISMCTS of `tools/mcts.py` on a toy game where the right move is known,
-then the Brass bot of `tools/bots_search.py` (legal decisions over whole games, reproducibility,
+"""The search bot: the generic ISMCTS of `tools/bots/mcts.py` on a toy game where the right move is known,
+then the Brass bot of `tools/bots/search.py` (legal decisions over whole games, reproducibility,
 decisions it did not plan, budgets and the registry). Budgets are small: these tests check
 behaviour, never strength or time."""
 

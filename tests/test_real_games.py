@@ -1,4 +1,4 @@
-"""The five real recorded games (`/work/shared/real-games`) replay to their recorded scores.
+"""The five real recorded games (`../shared/real-games`) replay to their recorded scores.
 
 Every step is compared with the trace: the acting player, legality, each player's money, income
 space and level and VP, the board (tiles, cubes, flips, links), the markets, the merchant barrels,

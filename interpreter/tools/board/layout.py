@@ -1,4 +1,4 @@
-"""Where each location of a ruleset's board is drawn (`brass board`, `board_svg.py`).
+"""Where each location of a ruleset's board is drawn (`brass board`, `board/picture.py`).
 
 A location's `at: [x, y]` (board.yaml, in board units, y to the south) places it. A location
 without one — every location of a designer's new map, or one a variant adds — is placed by a

@@ -8,7 +8,7 @@ every link line, the merchants with their tiles and beer barrels) and, in a pane
 era and round, the turn order, each player's money, income, VP, links, hand and tiles left, the
 markets and the draw deck. Nothing in it is particular to Birmingham: names, slots, links and
 labels come from the ruleset; a location is drawn at its `at` (board.yaml) or laid out
-automatically (`board_layout.py`); a colour group's or an industry's `colour` and an industry's
+automatically (`board/layout.py`); a colour group's or an industry's `colour` and an industry's
 `short` label are used when the ruleset gives them; players have the colours of their seats
 (`player_colour`).
 

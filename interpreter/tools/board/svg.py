@@ -1,4 +1,4 @@
-"""Small helpers for writing SVG with the standard library's ElementTree (`board_svg.py`).
+"""Small helpers for writing SVG with the standard library's ElementTree (`board/picture.py`).
 
 ElementTree escapes every text and attribute value (`<`, `&`, quotes) and keeps attributes in the
 order they are given, so the same drawing is always the same bytes. Characters that XML 1.0 cannot

@@ -1,4 +1,4 @@
-"""The search bot: determinized Monte Carlo search (`mcts.py`) over the whole actions of Brass.
+"""The search bot: determinized Monte Carlo search (`bots/mcts.py`) over the whole actions of Brass.
 
 Between actions the bot searches, from its seat's view only. Every world it considers deals the
 cards it cannot see at random (`view.determinize`); in it a candidate action is played, then a
@@ -143,7 +143,7 @@ def _parse_budget(text: str) -> Budget:
 
 def make_search_bot(seed: int, options: str | None, greedy: PolicyFactory) -> SearchBot:
     """The search bot with `options` (`parse_options`; None: the environment's BRASS_SEARCH_BUDGET,
-    else DEFAULT_OPTIONS); `greedy` is the greedy bot (which lives in bots.py, which imports this)."""
+    else DEFAULT_OPTIONS); `greedy` is the greedy bot (which lives in bots/ladder.py, which imports this)."""
     chosen = parse_options(options or os.environ.get(BUDGET_VARIABLE) or DEFAULT_OPTIONS)
     rollout = HeuristicBot if chosen.rollouts == "heuristic" else greedy
     return SearchBot(seed, chosen, SearchParts(rollout=rollout))

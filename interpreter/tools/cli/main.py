@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 3
 
 
-INTERRUPTED = "brass: interrupted (Ctrl-C)"  # also in entry.py, which must not import this module early
+INTERRUPTED = "brass: interrupted (Ctrl-C)"  # also in cli/entry.py, which must not import this module early
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -155,7 +155,7 @@ def _parser() -> argparse.ArgumentParser:
     _ruleset_argument(check)
     check.add_argument("--strict", action="store_true", help="also run `brass lint`; every warning is an error")
     check.set_defaults(run=run_check)
-    add_designer_commands(commands)  # schema, lint (cli_designer.py)
+    add_designer_commands(commands)  # schema, lint (authoring/command.py)
 
     show = commands.add_parser("show", help="print the fully resolved ruleset")
     _ruleset_argument(show)

@@ -5,7 +5,7 @@ Where the record leaves a choice to the engine (equally near coal mines, which i
 brewery, the Gloucester develop, the slot), the choice is taken from the step's recorded effects.
 The action is first run decision by decision on a copy of the game (`try_action`), its questions
 answered by a `ChoiceResolver`; where the trace names a source, or where the cubes our engine took
-differ from the recorded ones, `trace_sources.py` names the sources per part instead. Questions
+differ from the recorded ones, `trace/sources.py` names the sources per part instead. Questions
 asked at the round's end (which tiles a player removes for unpaid income) stay open after the whole
 action and are answered by `RoundEndAnswers` from the round end's recorded effects.
 """

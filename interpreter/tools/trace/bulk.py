@@ -1,6 +1,6 @@
 """Real-game traces in bulk: replay many traces and summarise where each stops.
 
-    summary = replay_traces(ruleset, ["/work/shared/real-games/generated"])   # a folder: every *.trace.json
+    summary = replay_traces(ruleset, ["../shared/real-games/generated"])   # a folder: every *.trace.json
     summary.to_dict()              # a stable JSON document (`brass replay --trace DIR --json`)
     print_summary(summary, console)  # the table (`brass replay --trace DIR`)
 

@@ -1,6 +1,6 @@
 """Real recorded games: import the `brass-birmingham-trace/v1` format and replay it.
 
-A trace (see `/work/shared/real-games/README.md`) holds a game played on another engine
+A trace (see `../shared/real-games/README.md`) holds a game played on another engine
 (Quasrain-Coder/BrassBirmingham) with every chance outcome made explicit: the opening deal,
 the draw pile, the merchant tiles, the Rail-era deal, and the effects of every action.
 
@@ -9,15 +9,16 @@ the draw pile, the merchant tiles, the Rail-era deal, and the effects of every a
     result.differences                               # empty when everything matched
 
 The work is split by job:
-- `trace.py` (this module): reading a trace file and the public entry points (every name below);
-- `trace_shape.py`: the shape of every value the replay reads, checked when a trace is loaded;
-- `trace_mapping.py`: the trace's ids of cards, locations, links, slots, merchant tiles, players -> ours;
-- `trace_setup.py`: dealing our game exactly as the trace (opening deal, merchants, Rail-era deal);
-- `trace_actions.py`: a recorded action as one of ours, our engine's questions answered from its effects
+- `trace/importer.py` (this module): reading a trace file and the public entry points (every name below);
+- `trace/shape.py`: the shape of every value the replay reads, checked when a trace is loaded;
+- `trace/mapping.py`: the trace's ids of cards, locations, links, slots, merchant tiles, players -> ours;
+- `trace/setup.py`: dealing our game exactly as the trace (opening deal, merchants, Rail-era deal);
+- `trace/actions.py`: a recorded action as one of ours, our engine's questions answered from its effects
   (inside the action, `ChoiceResolver`; at the round's end, `RoundEndAnswers`);
-- `trace_sources.py`: the sources named per part where the trace gives them only in total (a double rail);
-- `trace_replay.py`: replaying every step and comparing it with the record;
-- `trace_bulk.py`: many traces, the table of where each stops (`replay_traces`); `trace_cli.py`: `brass replay --trace`.
+- `trace/sources.py`: the sources named per part where the trace gives them only in total (a double rail);
+- `trace/replay.py`: replaying every step and comparing it with the record;
+- `trace/bulk.py`: many traces, the table of where each stops (`replay_traces`);
+- `trace/command.py`: `brass replay --trace`.
 """
 
 from __future__ import annotations

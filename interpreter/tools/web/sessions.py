@@ -1,7 +1,7 @@
 """What `brass serve` keeps between requests: games being played and replays, in memory, by id.
 
 Nothing here knows HTTP: a request that cannot be served raises `WebError` with the status the
-server answers (4xx) and a message for the page; `web_api.py` turns it into a JSON response.
+server answers (4xx) and a message for the page; `web/api.py` turns it into a JSON response.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from interpreter.tools.wording.names import decision_name, format_entry, param_t
 
 LOG_LINES = 60  # the page shows the end of the log; the whole of it is in a save
 # Decisions whose value is a thing drawn on the board, by the type of the action's parameter: the
-# data- attribute the picture (board_svg.py) marks it with; a tile is found by the slot it stands on,
+# data- attribute the picture (board/picture.py) marks it with; a tile is found by the slot it stands on,
 # a merchant tile by its space. By type, so that a ruleset's own parameter names need nothing here.
 BOARD_TYPES = {"slot": "slot", "tile": "slot", "link": "link", "location": "location", "merchant_tile": "space"}
 
@@ -56,7 +56,7 @@ def counters_json(game: Game) -> dict[str, Any]:
 
 
 def board_picture(game: Game) -> str:
-    """The board (board_svg.py). While a question is open at a round's end (unpaid income) the
+    """The board (board/picture.py). While a question is open at a round's end (unpaid income) the
     round's turn order is used up and `table.me`, which the picture's panel reads, has no player
     (IndexError): the page then says so instead of the picture, and the answers stay listed."""
     try:

@@ -1,4 +1,4 @@
-"""Brass knowledge, part 4: quick values of the parts of an action (overview in `brass_knowledge.py`):
+"""Brass knowledge, part 4: quick values of the parts of an action (overview in `bots/knowledge/worth.py`):
 builds, links, sales, develops, loans, the cards kept and the questions asked inside effects."""
 
 from __future__ import annotations

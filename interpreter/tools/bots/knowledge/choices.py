@@ -1,5 +1,5 @@
 """Brass knowledge, part 5: the engine's decisions of a ruleset's actions, valued with `Appraiser`
-(overview in `brass_knowledge.py`). Actions are known by their role and their choices by their type
+(overview in `bots/knowledge/worth.py`). Actions are known by their role and their choices by their type
 (`brass_knowledge_roles`), never by name, so any ruleset's actions are valued alike.
 
     admitted(appraiser, kinds)        the kinds of action worth a look at all (loans, mostly)

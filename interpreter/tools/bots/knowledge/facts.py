@@ -1,6 +1,6 @@
 """Brass knowledge, part 1: the judgements (numbers a player's experience sets, tuned by self-play)
 and what the ruleset says about the game's shape (lines at each location, when tiles score, how
-many actions and income payments are left). The overview is in `brass_knowledge.py`."""
+many actions and income payments are left). The overview is in `bots/knowledge/worth.py`."""
 
 from __future__ import annotations
 

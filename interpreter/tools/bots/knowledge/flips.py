@@ -1,6 +1,6 @@
 """Brass knowledge, part 2: will a tile flip? The chance that each unflipped tile is sold or
 emptied before it stops counting, from the merchants it can reach, the beer in sight and the
-demand for what it produces (overview in `brass_knowledge.py`)."""
+demand for what it produces (overview in `bots/knowledge/worth.py`)."""
 
 from __future__ import annotations
 

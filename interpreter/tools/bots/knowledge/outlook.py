@@ -1,4 +1,4 @@
-"""Brass knowledge, part 3: a position judged in VP for each seat (overview in `brass_knowledge.py`):
+"""Brass knowledge, part 3: a position judged in VP for each seat (overview in `bots/knowledge/worth.py`):
 VP scored, tiles and links still to score, money and income, the mat, the network."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Brass knowledge, part 0: what each action of a ruleset is for, read from the effects it applies
-(overview in `brass_knowledge.py`). The bots know no action, choice or resource by name: an action
+(overview in `bots/knowledge/worth.py`). The bots know no action, choice or resource by name: an action
 that places a tile is build-like, one that places a link link-like, and so on, and its choices are
 found by their types. Any ruleset's actions are so understood, Birmingham's and Lancashire's alike.
 

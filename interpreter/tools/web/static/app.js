@@ -1,4 +1,4 @@
-// The page of `brass serve`: everything it shows comes from the server's JSON (web_view.py);
+// The page of `brass serve`: everything it shows comes from the server's JSON (web/view.py);
 // it knows no rule. A decision is a click on one of the listed buttons or on the board itself.
 "use strict";
 
@@ -238,7 +238,7 @@ function markBoard(view) {
   // clickable too, so that a click on an impossible one shows why it is refused (one listener on
   // the board finds what was clicked: the picture is replaced only when the position changed).
   for (const node of $("board").querySelectorAll(".choosable, .clickable")) node.classList.remove("choosable", "clickable");
-  // each decision named on the board comes with the data- attribute of board_svg.py that marks it
+  // each decision named on the board comes with the data- attribute of board/picture.py that marks it
   boardChoices = (view.board_keys || []).map(({ key, attribute }) => {
     const legal = new Map(view.decisions.filter((row) => row.board && row.board.key === key)
       .map((row) => [row.board.value, row.decision]));
