@@ -30,13 +30,16 @@ def test_a_view_hides_other_hands_face_down_discards_and_the_deck(game: Game) ->
     for player, seen in zip(game.state.players, view.state.players, strict=True):
         assert len(seen.hand) == len(player.hand) and len(seen.discard) == len(player.discard)
         if player.seat == seat:
-            assert seen.hand == player.hand and seen.discard == player.discard
+            assert seen.hand == player.hand
         else:
             assert all(c.face == HIDDEN for c in seen.hand)
-            assert seen.discard[0].face == HIDDEN  # the setup's face-down discard, in the Canal Era
-            assert seen.discard[1:] == player.discard[1:]  # the rest lies face up
+        # The setup's face-down discard, in the Canal Era, is hidden from every seat, its owner's
+        # too (R-SETUP-10; issue 26: the owner saw it before); the rest lies face up.
+        assert seen.discard[0].face == HIDDEN and player.discard[0].face != HIDDEN
+        assert seen.discard[1:] == player.discard[1:]
     assert len(view.state.deck) == len(game.state.deck) and all(c.face == HIDDEN for c in view.state.deck)
     assert view.state.rng_state == 0
+    assert "seed" in game.state.log[0] and all("seed" not in entry for entry in view.state.log)
     assert view.state.tiles.keys() == game.state.tiles.keys() and view.state.markets == game.state.markets
     assert view.legal_actions() == game.legal_actions()
 

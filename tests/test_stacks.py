@@ -120,10 +120,17 @@ def test_each_sale_draws_its_own_tile() -> None:
 
 def test_a_failed_draw_ends_the_sell() -> None:
     """Marker on 6, top tile 4: the first sale reaches X, flips nothing (barrel only: 10 -> 12), and
-    the Sell ends at once: the second sale of a whole action is refused with R-DM-01; taken one
-    decision at a time, nothing of the Sell is left to decide and the second mill stays unflipped."""
+    the Sell ends at once. A whole action's second sale is not done, and the action is not refused:
+    refusing it would put the drawn tile back, seen by the mover alone (issue 26; it was refused
+    with R-DM-01 before). Taken one decision at a time, nothing of the Sell is left to decide."""
     g = two_mills(6, [2, 4])
-    assert "R-DM-01" in refused(g, two_sales(g))
+    whole = g.copy()
+    assert whole.explain(two_sales(whole)) == {"legal": True, "failures": []}
+    whole.apply(two_sales(whole))
+    assert whole.moves[-3:] == [{"tile": "birmingham/0"}, {"merchant": "oxford/0"}, {"merchant_beer": True}]
+    assert (whole.state.tracks["distant_market"], whole.table.player(1).income_position) == (9, 12)
+    assert not whole.state.tiles["birmingham/1"].flipped and whole.state.drawn["dm_tiles"] == [4]
+    assert Game.from_json(whole.ruleset, whole.to_json()).to_json() == whole.to_json()
     g.apply({"action": "sell"})
     g.apply({"card": card_id(g, 1, "dudley")})
     for decision in ({"tile": "birmingham/0"}, {"merchant": "oxford/0"}, {"merchant_beer": True}):
@@ -132,6 +139,7 @@ def test_a_failed_draw_ends_the_sell() -> None:
     assert not g.state.tiles["birmingham/0"].flipped and not g.state.tiles["birmingham/1"].flipped
     assert (g.state.tracks["distant_market"], g.table.player(1).income_position) == (9, 12)
     assert g.state.drawn["dm_tiles"] == [4] and g.state.actions_left == 1
+    assert g.to_json() == whole.to_json()  # the same game, taken whole or one decision at a time
 
 
 def test_a_zero_tile_keeps_the_marker() -> None:

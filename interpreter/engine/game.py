@@ -29,7 +29,7 @@ from interpreter.engine.setup import all_cards, new_state
 from interpreter.engine.state import GameState, Snapshot, state_from_dict, state_to_dict
 from interpreter.engine.table import Table
 from interpreter.engine.values import plain_move
-from interpreter.engine.view import SeatView
+from interpreter.engine.view import SeatView, canonical_world
 from interpreter.engine.whole_actions import WholeActionSearch
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document
@@ -192,14 +192,25 @@ class Game:
     def whole_actions(self) -> list[dict[str, Any]]:
         """Every legal whole action of this position, each appliable with `apply` (see
         `whole_actions.py`); [] when the game is over. Between actions only: an action half
-        decided, or an open question, is an IllegalAction."""
+        decided, or an open question, is an IllegalAction.
+
+        The search runs in the deciding seat's canonical world (`view.canonical_world`), where what
+        the seat cannot see is arranged in a fixed way: the search takes actions part by part, and a
+        part that draws a face-down tile would otherwise let the list tell what the tile is."""
         if self.is_over:
             return []
         if self.pending is not None:
             raise self._protocol.refusals.action_open(self.pending)
         if self.question is not None:
             raise self._protocol.refusals.question_open(self.question)
-        return WholeActionSearch(self._protocol, self._decisions).run()
+        world = canonical_world(self, self.deciding_seat) if self.state.stacks else self
+        return WholeActionSearch(world._protocol, world._decisions).run()
+
+    @property
+    def can_take_back(self) -> bool:
+        """Whether the action being decided may still be taken back (restored from a copy taken before
+        it): not once it has drawn a face-down tile, whose value every player has now seen."""
+        return self.pending is not None and not self._protocol.committed
 
     def explain(self, action: dict[str, Any]) -> dict[str, Any]:
         """Whether a whole action is legal now and, if not, every precondition it fails (nothing changes)."""

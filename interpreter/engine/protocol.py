@@ -54,6 +54,13 @@ class DecisionProtocol:
         self._whole: Decision | None = None  # the whole action being fed, if any
         self._wanted_repeats = 0  # … and how many repetitions it asks for
         self._skipped: dict[str, Any] = {}  # optional params passed over since the last decision, by name
+        self._draws_at_start = 0  # face-down tiles drawn before the action being decided began
+
+    @property
+    def committed(self) -> bool:
+        """Whether the action being decided has drawn a face-down tile: its result is public now, so
+        the action can no longer be taken back (nor, in a whole action, refused: see `feed`)."""
+        return self.pending is not None and self.table.draws_made() > self._draws_at_start
 
     @property
     def question(self) -> dict[str, Any] | None:
@@ -144,6 +151,7 @@ class DecisionProtocol:
         self.pending = Pending(action, {ACTION_VAR: action.id})
         self.moves.append(decision)
         self._skipped = {}
+        self._draws_at_start = self.table.draws_made()
         self._after_choice()
 
     def _choose(self, decision: Decision, whole: Decision | None) -> None:
@@ -233,7 +241,14 @@ class DecisionProtocol:
             return
         if self._whole is not None and self._wanted_repeats > pending.repeats_done:
             # Judged now, while it is still this player's action: once it ends the turn may pass on.
-            raise self.refusals.extra_repeat(pending, action, self._whole)
+            if not self.committed:
+                raise self.refusals.extra_repeat(pending, action, self._whole)
+            # It drew a face-down tile and ended by itself (a Distant Market sale reaching X ends the
+            # Sell): the repetitions still asked for are not done, and the action is not refused.
+            # Refusing it would put the tile back, seen by the mover alone, who could then act
+            # knowing it: a move whose outcome depends on a hidden draw is legal or not before the
+            # draw. (The moves record what was done, so a replay of them gives the same game.)
+            self._wanted_repeats = pending.repeats_done
         self._check_whole(pending)
         self._end_action()
 
@@ -371,6 +386,8 @@ class DecisionProtocol:
             return
         for repetition in self._repetitions(found, action):
             if self.pending is None or self.pending.action is not found:
+                if self.table.draws_made() > self._draws_at_start:
+                    return  # the rest is not done: see `_part_done`
                 self._no_more_repeats(found, action)
             for param in found.repeat.part.params:
                 if param.name not in repetition and param.when is not None:

@@ -285,6 +285,10 @@ class Table:
         now = self.state.tracks[track_id] = self.ruleset.tracks[track_id].clamp(value)
         self.note("track", track=track_id, was=was, now=now)
 
+    def draws_made(self) -> int:
+        """How many face-down tiles have been drawn from the stacks since they were last reshuffled."""
+        return sum(len(drawn) for drawn in self.state.drawn.values())
+
     def draw(self, stack_id: str) -> int | None:
         """The top tile of a stack, now face up (None: the stack is empty). Its order was set by the
         game's own generator, so a replay of the same moves draws the same tiles."""

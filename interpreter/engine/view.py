@@ -3,12 +3,15 @@
 A `SeatView` shows the public board, markets, merchants, every player's public figures (money,
 VP, income, links left, money spent, tiles left on the mat), every discard pile as it lies face
 up, the sizes of hands and of the draw deck, and the seat's own hand — never another player's
-hand, a card dealt face down, the order of the draw deck or of a stack's face-down tiles, or
-the state of the shuffle that will make the next one. Hidden cards are shown as placeholders
-(`HIDDEN`), so the queries of its `table` work as on the real game and simply find nothing to see.
+hand, a card dealt face down (the seat's own setup discard included), the order of the draw deck
+or of a stack's face-down tiles, the state of the shuffle that will make the next one, or the
+game's seed (left out of the log: with it and the moves every hand could be worked out). Hidden
+cards are shown as placeholders (`HIDDEN`), so the queries of its `table` work as on the real game
+and simply find nothing to see.
 
 `legal_actions()` and `whole_actions()` come from the real game (they name only cards of the
-seat's own hand). `determinize(rng)` makes a complete game consistent with what the seat has
+seat's own hand; the whole actions are searched in the seat's `canonical_world`, see there).
+`determinize(rng)` makes a complete game consistent with what the seat has
 seen: the cards it has not seen are dealt at random into the hidden places (other hands, face-down
 discards, the deck), the face-down tiles of the ruleset's stacks are put in a new random order, and
 the shuffle's state is drawn anew; it depends only on the view and `rng`,
@@ -53,6 +56,7 @@ class ViewedGame(Protocol):
     def copy(self) -> Any: ...
 
 HIDDEN = "hidden"  # the face of a placeholder card
+CANONICAL_RNG_STATE = 0x9E3779B97F4A7C15  # the shuffle's state in a canonical world: any fixed number
 
 
 def placeholder(n: int) -> Card:
@@ -163,11 +167,38 @@ def _redacted(state: GameState, seat: int, face_down: int) -> tuple[GameState, l
     for player in copy.players:
         if player.seat != seat:
             player.hand = hide(player.hand)
-            player.discard = hide(player.discard[:down]) + player.discard[down:]
+        player.discard = hide(player.discard[:down]) + player.discard[down:]  # dealt face down: unseen by all
     copy.deck = hide(copy.deck)
     copy.stacks = {sid: sorted(pile) for sid, pile in copy.stacks.items()}  # which tiles are left, not their order
     copy.rng_state = 0
+    copy.log = [public_entry(entry) for entry in copy.log]
     return copy, hidden
+
+
+def public_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A log entry as every seat may read it: the setup's seed is left out, since with it and the
+    moves every hand and the deck's order could be worked out."""
+    if entry.get("event") == "setup" and "seed" in entry:
+        return {key: value for key, value in entry.items() if key != "seed"}
+    return entry
+
+
+def canonical_world(game: ViewedGame, seat: int) -> Any:
+    """A copy of a game (between actions) in which everything `seat` cannot see is put in one fixed
+    way that depends only on what it can see: the unseen cards dealt in order of their ids, each
+    stack's face-down tiles lowest on top, the shuffle's state fixed. Any two games the seat
+    cannot tell apart give the same world, so whatever is computed on it (the whole actions of the
+    seat) tells the seat nothing more. Lowest on top: a Distant Market sale in it never ends the
+    Sell early, so the whole actions listed include every sale that may follow a draw."""
+    world = game.copy()
+    table = world.table
+    face_down = game.ruleset.setup.face_down_discards
+    _, unseen = _redacted(table.state, seat, face_down)
+    with table.editing() as editing:
+        _deal_hidden(editing.state, seat, sorted(unseen, key=lambda card: card.id), face_down)
+        editing.state.stacks = {sid: sorted(pile, reverse=True) for sid, pile in editing.state.stacks.items()}
+        editing.state.rng_state = CANONICAL_RNG_STATE
+    return world
 
 
 def _deal_hidden(state: GameState, seat: int, cards: list[Card], face_down: int) -> None:
@@ -177,5 +208,5 @@ def _deal_hidden(state: GameState, seat: int, cards: list[Card], face_down: int)
     for player in state.players:
         if player.seat != seat:
             player.hand = [next(deal) for _ in player.hand]
-            player.discard = [next(deal) for _ in player.discard[:down]] + player.discard[down:]
+        player.discard = [next(deal) for _ in player.discard[:down]] + player.discard[down:]
     state.deck = [next(deal) for _ in state.deck]

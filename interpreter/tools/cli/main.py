@@ -444,6 +444,10 @@ def run_explain(args: argparse.Namespace) -> int:
         return 1
     print("legal; it would do:")
     for entry in trial.state.log[before:]:
+        if entry.get("event") == "drawn":  # face down until then: what follows depends on it
+            stack = game.ruleset.stacks[entry["stack"]].name
+            print(f"  then draw the top tile of {stack}, face down until drawn: what follows depends on it")
+            return 0
         print(f"  {format_entry(entry)}")
     for old, new in zip(game.table.players, trial.table.players, strict=True):
         changes = [f"{what} {a} → {b}" for what, a, b in (

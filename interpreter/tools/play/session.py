@@ -37,6 +37,7 @@ from interpreter.tools.play.keys import (
 )
 from interpreter.tools.play.tables import Figures, figures, full_board, header, standings_table, summary
 from interpreter.tools.wording.names import (
+    TOO_LATE_TO_BACK_OUT,
     decision_name,
     entry_text,
     failure_lines,
@@ -258,12 +259,13 @@ class TerminalGame:
     # -- backing out --------------------------------------------------------------------------------
 
     def _can_back_out(self) -> bool:
-        return self.game.pending is not None and self.action_start is not None and self.chosen > 0
+        return self.game.can_take_back and self.action_start is not None and self.chosen > 0
 
     def _back_out(self) -> bool:
         """Put the game back exactly as it was when the action began (the copy taken then)."""
         if not self._can_back_out():
-            self.say("nothing to back out of: every choice of this action so far was forced"
+            self.say(TOO_LATE_TO_BACK_OUT if self.game.pending is not None and not self.game.can_take_back
+                     else "nothing to back out of: every choice of this action so far was forced"
                      if self.game.pending is not None else "nothing to back out of")
             return False
         assert self.action_start is not None and self.game.pending is not None

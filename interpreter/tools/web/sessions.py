@@ -17,6 +17,7 @@ from interpreter.engine.game import Game, IllegalAction
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.ladder import HUMAN, Bot, bot_seed, decide, make_bot
 from interpreter.tools.files.guards import ENGINE_SLIPS, move_problem, slip_text
+from interpreter.tools.wording.names import TOO_LATE_TO_BACK_OUT
 
 # A bot game ends in a few hundred decisions; this only stops a runaway loop of an engine bug.
 MAX_BOT_DECISIONS = 20_000
@@ -93,6 +94,8 @@ class PlaySession:
         """Undo the half-made action: the game as it was before its first decision."""
         if self.action_start is None:
             raise WebError(409, "no action is half made: there is nothing to back out of")
+        if not self.game.can_take_back:
+            raise WebError(409, TOO_LATE_TO_BACK_OUT)
         self.game, self.action_start = self.action_start, None
 
     def run_bots(self, max_actions: int | None = None) -> int:

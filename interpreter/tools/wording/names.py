@@ -18,6 +18,11 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import Card, MerchantSpace, PlacedTile
 from interpreter.ruleset.model import ActionParam, Ruleset
 
+# Backing out of a half-made action puts back the copy taken when it began: not once it has drawn a
+# face-down tile, which every player has seen (a Distant Market sale), or the mover could draw again.
+TOO_LATE_TO_BACK_OUT = ("this action has drawn a face-down tile that every player has seen: "
+                        "it can no longer be backed out of")
+
 # One colour per seat (purple, red, yellow, then cyan for white); a seat past the last takes them again.
 SEAT_STYLES = ("bold magenta", "bold red", "bold yellow", "bold cyan")
 
