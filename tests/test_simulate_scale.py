@@ -125,16 +125,75 @@ def test_a_file_of_another_run_is_refused(run, tmp_path: Path, args: list[str], 
     assert status == 1 and message in err and "Traceback" not in err
 
 
-def test_a_changed_ruleset_is_another_run(run, tmp_path: Path) -> None:
+CHEAP = 'name: cheap\ntitle: Cheap\nversion: "0.1"\nextends: birmingham\neconomy:\n  loan: {amount: 40}\n'
+
+
+def cheap_variant(tmp_path: Path) -> Path:
+    """A variant in its own folder, whose file a test may edit: loans give £40."""
     variant = tmp_path / "cheap"
     variant.mkdir()
-    text = 'name: cheap\ntitle: Cheap\nversion: "0.1"\nextends: birmingham\neconomy:\n  loan: {amount: 40}\n'
-    (variant / "ruleset.yaml").write_text(text, encoding="utf-8")
+    (variant / "ruleset.yaml").write_text(CHEAP, encoding="utf-8")
+    return variant
+
+
+def edit_loans(variant: Path, amount: int) -> None:
+    (variant / "ruleset.yaml").write_text(CHEAP.replace("40", str(amount)), encoding="utf-8")
+
+
+@pytest.mark.parametrize("role, args", [("ruleset", []), ("against", ["--against"])])
+def test_a_changed_ruleset_is_another_run_and_the_refusal_names_it(run, tmp_path: Path, role: str,
+                                                                   args: list[str]) -> None:
+    variant = cheap_variant(tmp_path)
+    command = ["simulate", *args, str(variant), "--games", "1", "--out", str(tmp_path / "runs.jsonl")]
+    assert run(*command)[0] == 0
+    edit_loans(variant, 45)
+    status, out, err = run(*command, "--resume")
+    named = "ruleset cheap" if role == "ruleset" else "--against ruleset cheap"
+    assert status == 1 and out == "" and "Traceback" not in err
+    assert err.startswith(f"error: {tmp_path / 'runs.jsonl'} holds games played with {named} ({variant}) as its "
+                          "files were then (line 1: fingerprint "), err
+    assert "its files have changed since (now " in err
+    assert ("to finish that run, put the files of cheap back as they were; to play cheap as it is now, give "
+            "another --out file") in err
+
+
+# -- the games are played by the ruleset `brass` loaded, however they are run ----------------------
+
+@pytest.fixture
+def edited_when_the_games_start(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Variants (appended by the test) whose loans become £90 after `brass` has loaded them, just
+    before the first game is handed to a runner: a person editing the file while a run starts."""
+    from interpreter.tools.simulate import run as run_module
+
+    variants: list[Path] = []
+    runner = run_module._runner
+
+    def edited_then_run(*args: Any) -> Any:
+        for variant in variants:
+            edit_loans(variant, 90)
+        yield from runner(*args)
+
+    monkeypatch.setattr(run_module, "_runner", edited_then_run)
+    return variants
+
+
+@pytest.mark.parametrize("runner", [["--jobs", "2"], ["--jobs", "1"]])
+def test_workers_play_the_ruleset_brass_loaded_not_its_edited_files(run, tmp_path: Path, runner: list[str],
+                                                                    edited_when_the_games_start: list[Path]) -> None:
+    """Workers used to load the ruleset again from its files: an edit made during a run changed
+    the games while the file recorded the first fingerprint (and --resume mixed the two)."""
+    variant = cheap_variant(tmp_path)
+    args = [*SMALL, str(variant), "--against", "birmingham"]
+    expected = simulate_json(run, *args)
     path = tmp_path / "runs.jsonl"
-    assert run("simulate", str(variant), "--games", "1", "--out", str(path))[0] == 0
-    (variant / "ruleset.yaml").write_text(text.replace("40", "45"), encoding="utf-8")
-    status, _, err = run("simulate", str(variant), "--games", "1", "--out", str(path), "--resume")
-    assert status == 1 and "the files of the ruleset have changed since" in err
+    edited_when_the_games_start.append(variant)
+    assert simulate_json(run, *args, *runner, "--out", str(path)) == expected
+    assert (variant / "ruleset.yaml").read_text(encoding="utf-8") == CHEAP.replace("40", "90")
+    edited = simulate_json(run, *args)  # the edit does change these games
+    assert edited["per_game"] != expected["per_game"]
+    # and the file, recorded with the fingerprint of the loans of £40, is refused now
+    status, _, err = run("simulate", *args, *runner, "--out", str(path), "--resume")
+    assert status == 1 and "holds games played with ruleset cheap" in err
 
 
 @pytest.mark.parametrize("content, args, message", [
@@ -253,3 +312,13 @@ def test_ray_gives_the_json_of_one_process(local_ray: None, run, tmp_path: Path)
     assert simulate_json(run, *args, "--ray", "--out", str(path)) == alone
     assert sorted(r["seed"] for r in records(path)) == list(range(11, 17))
     assert simulate_json(run, *args, "--ray", "--out", str(path), "--resume") == alone  # nothing left to play
+
+
+def test_ray_plays_the_ruleset_brass_loaded_not_its_edited_files(local_ray: None, run, tmp_path: Path,
+                                                                 edited_when_the_games_start: list[Path]) -> None:
+    variant = cheap_variant(tmp_path)
+    args = ["--players", "2", "--games", "6", "--seed", "11", str(variant)]
+    expected = simulate_json(run, *args)
+    edited_when_the_games_start.append(variant)
+    assert simulate_json(run, *args, "--ray") == expected
+    assert simulate_json(run, *args)["per_game"] != expected["per_game"]
