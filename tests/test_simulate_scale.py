@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -292,6 +293,36 @@ def test_ray_missing_is_one_line_saying_how_to_install_it(run, monkeypatch: pyte
     status, out, err = run("simulate", "--games", "1", "--ray")
     assert status == 1 and out == ""
     assert err == "error: --ray needs Ray, which is not installed here: pip install 'brass-rules[ray]'\n"
+
+
+class GcsUnavailable(Exception):
+    """An error of Ray's own, of no kind `brass` could list in advance."""
+
+
+@pytest.mark.parametrize("address, error, where", [
+    ("10.0.0.5:6379", GcsUnavailable("Failed to connect to GCS at 10.0.0.5:6379: Deadline Exceeded\n  more"),
+     "the Ray cluster at 10.0.0.5:6379"),
+    ("auto", TimeoutError("Timed out while waiting for GCS to become available"), "the Ray cluster at auto"),
+    ("", PermissionError(13, "Permission denied", "/tmp/ray/session_latest"), "a local Ray instance"),
+])
+def test_ray_failing_to_start_is_a_user_error_naming_the_address(run, monkeypatch: pytest.MonkeyPatch, address: str,
+                                                                error: Exception, where: str) -> None:
+    """Was "internal error … this is a bug in brass" (an exception ray.init raised that brass did
+    not list), or, for an OSError, "cannot write the output"."""
+    ray = types.ModuleType("ray")
+    shut: list[bool] = []
+
+    def init(**kwargs: Any) -> None:
+        raise error
+
+    ray.is_initialized = lambda: False  # type: ignore[attr-defined]
+    ray.init = init  # type: ignore[attr-defined]
+    ray.shutdown = lambda: shut.append(True)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ray", ray)
+    status, out, err = run("simulate", "--games", "1", "--ray", *([address] if address else []))
+    assert (status, out) == (1, "")
+    assert err == f"error: cannot start or reach {where}: {str(error).splitlines()[0]}\n"
+    assert shut == [True]  # whatever Ray had started is stopped
 
 
 @pytest.fixture(scope="module")

@@ -58,7 +58,11 @@ def connected(address: str | None) -> Iterator[ModuleType]:
         # Workers' output is not copied here: stdout is the summary's (--json), and a task's
         # error comes back with its result anyway.
         ray.init(address=address or None, logging_level=logging.WARNING, log_to_driver=False)
-    except (ConnectionError, RuntimeError, ValueError) as error:
+    except Exception as error:  # Ray raises many kinds: its own, RuntimeError, TimeoutError, OSError…
+        # Whatever ray.init raises, the cluster could not be started or reached: a problem of the
+        # address or of the machine, said with Ray's own words, never "a bug in brass".
+        with contextlib.suppress(Exception):
+            ray.shutdown()  # whatever it had started before failing
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         raise RayFailed(f"cannot start or reach {where}: {_first_line(error)}") from None
     try:
