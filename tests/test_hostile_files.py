@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.tools.files import saves
-from interpreter.tools.trace.importer import TraceError, load_trace, replay_trace
+from interpreter.tools.trace.importer import TraceError, load_trace, replay_trace, replay_trace_file
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "real-games" / "traces"
 TRACE = TRACES / "wq9gs6-2p-full.trace.json"  # the shortest of the five (2 players, 78 steps)
@@ -130,7 +131,8 @@ def mutate(path: str, value: Any) -> Any:
     (mutate("steps/0/after", [[1, 2]]), "steps[0].after[0] must be a mapping, not a list"),
     (mutate("setup/hands", [[]]), "the trace does not fit together in its setup: an index beyond its list"),
     (mutate("setup/merchants/oxford/tiles/0", "gold"), "oxford: unknown merchant tile 'gold'"),
-    (mutate("catalogue/locationSlots/leek", [["nothing"]]), "leek slot 0 ['nothing']: no such slot here"),
+    (mutate("catalogue/locationSlots/leek", [["nothing"]]),
+     'hostile.trace.json: catalogue.locationSlots.leek[0] is ["nothing"], which matches no slot of leek on our board'),
 ])
 def test_a_hostile_trace_is_an_error_naming_what_is_wrong(tmp_path: Path, run, change: Any, message: str) -> None:
     path = tmp_path / "hostile.trace.json"
@@ -138,6 +140,33 @@ def test_a_hostile_trace_is_an_error_naming_what_is_wrong(tmp_path: Path, run, c
     status, _, err = run("replay", "--trace", str(path))
     assert status == 1 and no_crash(err)
     assert err.startswith("error: ") and message in err and len(err.splitlines()) == 1, err
+
+
+@needs_traces
+@pytest.mark.parametrize("change, message", [
+    (mutate("catalogue/locationSlots/leek/1", ["pottery", "coal"]),
+     'catalogue.locationSlots.leek[1] is ["pottery", "coal"], which matches no slot of leek on our board '
+     '(ours: [["cotton", "manufacturer"], ["cotton", "coal"]])'),
+    (mutate("catalogue/locationSlots/leek", [["cotton", "manufacturer"]] * 2),
+     'catalogue.locationSlots.leek[1] is ["cotton", "manufacturer"], which matches no slot of leek on our board '
+     'left after the slots before it (ours: [["cotton", "manufacturer"], ["cotton", "coal"]])'),
+    (mutate("catalogue/locationSlots/atlantis", [["coal"]]),
+     "catalogue.locationSlots.atlantis: 'atlantis' is not a place on our board"),
+    (mutate("catalogue/links/0/b", "farm-north"),
+     "catalogue.links[0] (index 0) joins belper, farm_north: no link of our board joins these places"),
+], ids=["slot", "slot-matched-before", "place", "link"])
+def test_a_catalogue_that_is_not_our_board_names_the_file_the_field_and_the_value(tmp_path: Path, run, change: Any,
+                                                                                    message: str) -> None:
+    """Was "leek slot 1 ['pottery', 'coal']: no such slot here", naming neither file nor field."""
+    path = tmp_path / "hostile.trace.json"
+    path.write_text(json.dumps(change(json.loads(TRACE.read_text()))))
+    picture = str(tmp_path / "board.svg")
+    for command in (["replay", "--trace", str(path)], ["board", "--trace", str(path), "--svg", picture]):
+        status, _, err = run(*command)
+        assert status == 1 and no_crash(err)
+        assert err == f"error: {path}: {message}\n", err
+    with pytest.raises(TraceError, match=re.escape(f"{path}: {message}")):
+        replay_trace_file(load_ruleset("birmingham"), path)
 
 
 @needs_traces
