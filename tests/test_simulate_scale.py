@@ -8,6 +8,7 @@ games between random bots): what is tested is the plumbing, not the game.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -212,6 +213,57 @@ def test_the_out_file_is_checked_before_any_game(run, tmp_path: Path, content: s
         assert status == 0, err
     else:
         assert status == 1 and message in err
+
+
+class FillsUp:
+    """A file whose disk is full after `room` writes (the rest of the stream as it is)."""
+
+    def __init__(self, stream: Any, room: int) -> None:
+        self.stream, self.room = stream, room
+
+    def write(self, data: Any) -> int:
+        if self.room == 0:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.room -= 1
+        written: int = self.stream.write(data)
+        return written
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+    def __enter__(self) -> FillsUp:
+        return self
+
+    def __exit__(self, *error: Any) -> None:
+        self.stream.close()
+
+
+def test_a_full_disk_names_the_out_file_and_the_games_saved(run, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was "error: cannot write the output: No space left on device", as if stdout had failed."""
+    from interpreter.tools.simulate import store
+
+    path = tmp_path / "runs.jsonl"
+    expected = simulate_json(run, *SMALL)
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "open", lambda *args, **kwargs: FillsUp(open(*args, **kwargs), room=3),  # noqa: SIM115
+                      raising=False)
+        status, out, err = run("simulate", *SMALL, "--out", str(path), "--json")
+    assert (status, out) == (1, "")
+    assert err == (f"error: cannot write {path}: No space left on device; saved 3 of 4 games to {path}; "
+                   "rerun with --resume to finish\n")
+    assert [r["seed"] for r in records(path)] == [3, 4, 5]
+    assert simulate_json(run, *SMALL, "--out", str(path), "--resume") == expected  # space again: the rest
+
+
+@pytest.mark.skipif(not Path("/dev/full").is_char_device(), reason="needs /dev/full and /dev/null")
+@pytest.mark.parametrize("device", ["/dev/full", "/dev/null"])
+def test_out_is_a_plain_file(run, device: str) -> None:
+    """/dev/full was read back for ever (zeros, no newline: memory ran out); /dev/null lost every game."""
+    status, _, err = run("simulate", "--games", "1", "--out", device)
+    assert status == 1
+    assert err == (f"error: {device} is not a plain file; --out needs one, as the summary is read back from it "
+                   "(runs.jsonl, say)\n")
 
 
 @pytest.mark.parametrize("args, message", [

@@ -27,7 +27,15 @@ from interpreter.tools.simulate.batch import Batch, Shipment, batch_size, in_thi
 from interpreter.tools.simulate.games import BotSpec, GameRecord, Summary, seat_bots
 from interpreter.tools.simulate.pool import WorkersFailed, in_worker_processes, sigint_replaced
 from interpreter.tools.simulate.ray_cluster import RayFailed, cluster_cpus, connected, on_ray, ray_batch_size
-from interpreter.tools.simulate.store import GameWriter, Key, game_line, prepare, read_games, run_parameters
+from interpreter.tools.simulate.store import (
+    GameWriter,
+    Key,
+    OutFileError,
+    game_line,
+    prepare,
+    read_games,
+    run_parameters,
+)
 
 Runner = Generator[tuple[Batch, list[GameRecord]], None, None]
 LARGEST_LOCAL_BATCH = 4  # seeds per batch in worker processes: a batch is sent in well under a millisecond
@@ -102,7 +110,7 @@ def run_games(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None,
             raise  # nothing saved: the command's usual one line
         print(plan.saved(), file=sys.stderr)
         return INTERRUPTED_STATUS
-    except (WorkersFailed, RayFailed) as error:
+    except (WorkersFailed, RayFailed, OutFileError) as error:  # a full disk: how many games were saved
         raise BrassError(f"{error}; {plan.saved()}" if plan.path else str(error)) from None
     return _summaries(plan, full=args.json)
 

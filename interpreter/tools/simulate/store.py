@@ -21,6 +21,7 @@ every bot in one seat, so they are refused, never mixed with rotated games.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -68,6 +69,9 @@ def prepare(path: Path, resume: bool) -> str | None:
     only continued with --resume (its torn last line, if any, cut off)."""
     if path.is_dir():
         raise BrassError(f"{path} is a folder; --out needs a file (runs.jsonl, say)")
+    if path.exists() and not path.is_file():  # a device or a pipe: /dev/full reads zeros for ever
+        raise BrassError(f"{path} is not a plain file; --out needs one, as the summary is read back from it "
+                         "(runs.jsonl, say)")
     if not path.exists() or path.stat().st_size == 0:
         return None
     if not resume:
@@ -185,19 +189,34 @@ def _shown(value: Any) -> str:
     return ",".join(value) if isinstance(value, list) else "none" if value is None else str(value)
 
 
+class OutFileError(BrassError):
+    """The --out file could not be written (a full disk, say): the command adds how many games
+    the file holds."""
+
+
 class GameWriter:
-    """Appends game records to the file, one line each, flushed at once."""
+    """Appends game records to the file, one line each, each written to the file at once (no
+    buffer: nothing is left to write, or to fail again, when the file is closed). An OSError (a
+    full disk) is an OutFileError naming the file; the line it cut short is the torn last line
+    that reading ignores and --resume cuts off."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            self._stream = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by __exit__
+            self._stream = open(path, "ab", buffering=0)  # noqa: SIM115 - closed by __exit__
         except OSError as error:
             raise BrassError(f"cannot write {path}: {error.strerror or error}") from None
 
     def write(self, record: dict[str, Any]) -> None:
-        self._stream.write(json.dumps(record, separators=(",", ":")) + "\n")
-        self._stream.flush()
+        data = memoryview((json.dumps(record, separators=(",", ":")) + "\n").encode("utf-8"))
+        try:
+            while data:
+                written = self._stream.write(data)  # a raw write may take only part of it
+                if not written:
+                    raise OSError(errno.EIO, "nothing could be written")
+                data = data[written:]
+        except OSError as error:
+            raise OutFileError(f"cannot write {self.path}: {error.strerror or error}") from None
 
     def __enter__(self) -> GameWriter:
         return self
