@@ -8,13 +8,14 @@ import copy
 import json
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.files import saves
+from interpreter.tools.files import guards, saves
 from interpreter.tools.trace.importer import TraceError, load_trace, replay_trace, replay_trace_file
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "real-games" / "traces"
@@ -74,6 +75,48 @@ def test_a_save_interrupted_while_writing_leaves_no_temporary_file(tmp_path: Pat
         saves.save(game, save)
     assert save.read_text() == previous
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_a_save_removes_the_stale_temporary_files_of_its_target_and_nothing_else(tmp_path: Path, run) -> None:
+    """`kill -9` during a save left `.game.json.XXXXXXXX.tmp` for ever; the next save of the same
+    file removes such a file once it is old enough that no save can still be writing it."""
+    hour_ago = time.time() - 3600
+
+    def planted(name: str, old: bool = True, make: Any = None) -> Path:
+        path = tmp_path / name
+        (make or (lambda p: p.write_text("half a save")))(path)
+        if old:
+            os.utime(path, (hour_ago, hour_ago), follow_symlinks=False)
+        return path
+
+    stale = [planted(".game.json.k3x_9a0q.tmp"), planted(".game.json.00000000.tmp")]
+    kept = [
+        planted(".game.json.abcdefgh.tmp", old=False),  # a save going on now, in another process
+        planted(".other.json.abcdefgh.tmp"),  # another target's
+        planted(".game.json.abc.tmp"),  # not a name mkstemp makes
+        planted(".game.json.ABCDEFGH.tmp"),
+        planted("game.json.abcdefgh.tmp"),  # not hidden: not ours
+        planted(".game.json.abcdefgh.tmp.bak"),
+        planted(".game.json.folder00.tmp", make=lambda p: p.mkdir()),
+        planted(".game.json.symlink0.tmp", make=lambda p: p.symlink_to(tmp_path / "victim.txt")),
+    ]
+    (tmp_path / "victim.txt").write_text("precious\n")
+    text = saved_once(run, tmp_path / "game.json")
+    assert json.loads(text)["format"] == "brass-game/1"
+    assert not any(p.exists() for p in stale)
+    assert all(p.exists() or p.is_symlink() for p in kept)
+    assert (tmp_path / "victim.txt").read_text() == "precious\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([p.name for p in kept] + ["game.json", "victim.txt"])
+
+
+def test_stale_temporary_files_are_only_those_older_than_the_limit(tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    temporary = tmp_path / ".game.json.abcdefgh.tmp"
+    temporary.write_text("half a save")
+    written = temporary.stat().st_mtime
+    assert guards.remove_stale_temporaries(target, now=written + guards.STALE_AFTER_SECONDS) == []
+    assert guards.remove_stale_temporaries(target, now=written + guards.STALE_AFTER_SECONDS + 1) == [temporary]
+    assert not temporary.exists()
 
 
 def test_a_save_gets_the_permissions_of_an_ordinary_new_file(tmp_path: Path, run) -> None:
