@@ -24,9 +24,11 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from interpreter.tools.simulate.batch import Batch, in_this_process, make_batches, play_batch, ruleset_reference
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.ruleset.model import Ruleset
+from interpreter.tools.simulate.batch import Batch, in_this_process, make_batches, play_batch, shipment
 from interpreter.tools.simulate.pool import in_worker_processes
-from interpreter.tools.simulate.store import game_line, read_games, run_parameters
+from interpreter.tools.simulate.store import fingerprint, game_line, read_games, run_parameters
 
 BOTS = ("random", "random")
 
@@ -42,14 +44,14 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def memory_over_games(reference: str, games: int) -> None:
+def memory_over_games(ruleset: Ruleset, games: int) -> None:
     print(f"\n1. memory over {games} random 2-player games in one process")
     print(f"{'games':>7} {'RSS MB':>8} {'peak RSS MB':>12} {'games/s':>8}")
     step = max(1, games // 10)
     start = time.perf_counter()
     samples: list[tuple[int, float]] = []
     for done in range(step, games + 1, step):
-        play_batch(Batch("ruleset", reference, 2, BOTS, False, tuple(range(done - step, done))))
+        play_batch(Batch("ruleset", fingerprint(ruleset), 2, BOTS, False, tuple(range(done - step, done))), ruleset)
         gc.collect()
         samples.append((done, rss_mb()))
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -68,53 +70,52 @@ def slope(samples: list[tuple[int, float]]) -> float:
     return sum((x - mean_x) * (y - mean_y) for x, y in samples) / spread
 
 
-def speed(reference: str, games: int, jobs: list[int], ray: bool, out: Path) -> None:
+def speed(ruleset: Ruleset, games: int, jobs: list[int], ray: bool, out: Path) -> None:
     print(f"\n2. {games} random 2-player games with each runner (time includes starting the workers)")
     print(f"{'runner':>10} {'seconds':>8} {'games/s':>8} {'speed-up':>9}")
-    todo = {("ruleset", reference): list(range(games))}
+    key = fingerprint(ruleset)
+    todo = {("ruleset", key): list(range(games))}
     base = None
     for count in jobs:
         batches = make_batches(todo, 2, BOTS, False, max(1, min(4, games // (4 * count))))
         start = time.perf_counter()
-        runner = in_this_process(batches) if count == 1 else in_worker_processes(batches, count)
+        runner = (in_this_process(batches, {key: ruleset}) if count == 1
+                  else in_worker_processes(batches, count, [shipment(ruleset)]))
         played = sum(len(records) for _, records in runner)
         seconds = time.perf_counter() - start
         base = base or seconds
         print(f"{f'--jobs {count}':>10} {seconds:>8.2f} {played / seconds:>8.1f} {base / seconds:>8.2f}x")
     if ray:
-        seconds = ray_seconds(reference, games, out)
+        seconds = ray_seconds(ruleset, games, out)
         print(f"{'--ray':>10} {seconds:>8.2f} {games / seconds:>8.1f} {(base or seconds) / seconds:>8.2f}x"
               "  (without starting Ray)")
 
 
-def ray_seconds(reference: str, games: int, out: Path) -> float:
+def ray_seconds(ruleset: Ruleset, games: int, out: Path) -> float:
     """The games on a local Ray instance (its start-up, seconds, not counted); they are saved to `out`."""
     import ray
 
-    from interpreter.ruleset.loader import load_ruleset
     from interpreter.tools.simulate.ray_cluster import cluster_cpus, on_ray, ray_batch_size
 
     ray.init(address="local", include_dashboard=False, logging_level="ERROR")
     try:
-        todo = {("ruleset", reference): list(range(games))}
+        todo = {("ruleset", fingerprint(ruleset)): list(range(games))}
         batches = make_batches(todo, 2, BOTS, False, ray_batch_size(games, cluster_cpus(ray)))
-        run = run_parameters({"ruleset": load_ruleset(reference)}, 2, BOTS, False)
+        run = run_parameters({"ruleset": ruleset}, 2, BOTS, False)
         start = time.perf_counter()
         with out.open("w", encoding="utf-8") as stream:
-            for _, records in on_ray(ray, batches):
-                stream.writelines(json.dumps(game_line(run, "ruleset", reference, r)) + "\n" for r in records)
+            for _, records in on_ray(ray, batches, [shipment(ruleset)]):
+                stream.writelines(json.dumps(game_line(run, "ruleset", ruleset.name, r)) + "\n" for r in records)
         return time.perf_counter() - start
     finally:
         ray.shutdown()
 
 
-def summary_memory(reference: str, games: int, out: Path) -> None:
-    from interpreter.ruleset.loader import load_ruleset
-
-    run = run_parameters({"ruleset": load_ruleset(reference)}, 2, BOTS, False)
+def summary_memory(ruleset: Ruleset, games: int, out: Path) -> None:
+    run = run_parameters({"ruleset": ruleset}, 2, BOTS, False)
     if not out.exists():
-        records = play_batch(Batch("ruleset", reference, 2, BOTS, False, tuple(range(games))))
-        out.write_text("".join(json.dumps(game_line(run, "ruleset", reference, r)) + "\n" for r in records))
+        records = play_batch(Batch("ruleset", fingerprint(ruleset), 2, BOTS, False, tuple(range(games))), ruleset)
+        out.write_text("".join(json.dumps(game_line(run, "ruleset", ruleset.name, r)) + "\n" for r in records))
     print(f"\n3. memory of a summary read back from an --out file ({out.stat().st_size / games:.0f} bytes a line)")
     for brief in (False, True):
         tracemalloc.start()
@@ -135,12 +136,12 @@ def main() -> None:
     parser.add_argument("--ray", action="store_true", help="also time a local Ray instance (needs ray)")
     parser.add_argument("ruleset", nargs="?", default="birmingham")
     args = parser.parse_args()
-    reference = ruleset_reference(args.ruleset)
-    memory_over_games(reference, args.games)
+    ruleset = load_ruleset(args.ruleset)
+    memory_over_games(ruleset, args.games)
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "runs.jsonl"
-        speed(reference, args.speed_games, [int(j) for j in args.jobs.split(",")], args.ray, out)
-        summary_memory(reference, args.speed_games, out)
+        speed(ruleset, args.speed_games, [int(j) for j in args.jobs.split(",")], args.ray, out)
+        summary_memory(ruleset, args.speed_games, out)
 
 
 if __name__ == "__main__":

@@ -7,14 +7,16 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.tools.files import saves
-from interpreter.tools.trace.importer import TraceError, load_trace, replay_trace
+from interpreter.tools.files import guards, saves
+from interpreter.tools.trace.importer import TraceError, load_trace, replay_trace, replay_trace_file
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "real-games" / "traces"
 TRACE = TRACES / "wq9gs6-2p-full.trace.json"  # the shortest of the five (2 players, 78 steps)
@@ -75,6 +77,48 @@ def test_a_save_interrupted_while_writing_leaves_no_temporary_file(tmp_path: Pat
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
 
+def test_a_save_removes_the_stale_temporary_files_of_its_target_and_nothing_else(tmp_path: Path, run) -> None:
+    """`kill -9` during a save left `.game.json.XXXXXXXX.tmp` for ever; the next save of the same
+    file removes such a file once it is old enough that no save can still be writing it."""
+    hour_ago = time.time() - 3600
+
+    def planted(name: str, old: bool = True, make: Any = None) -> Path:
+        path = tmp_path / name
+        (make or (lambda p: p.write_text("half a save")))(path)
+        if old:
+            os.utime(path, (hour_ago, hour_ago), follow_symlinks=False)
+        return path
+
+    stale = [planted(".game.json.k3x_9a0q.tmp"), planted(".game.json.00000000.tmp")]
+    kept = [
+        planted(".game.json.abcdefgh.tmp", old=False),  # a save going on now, in another process
+        planted(".other.json.abcdefgh.tmp"),  # another target's
+        planted(".game.json.abc.tmp"),  # not a name mkstemp makes
+        planted(".game.json.ABCDEFGH.tmp"),
+        planted("game.json.abcdefgh.tmp"),  # not hidden: not ours
+        planted(".game.json.abcdefgh.tmp.bak"),
+        planted(".game.json.folder00.tmp", make=lambda p: p.mkdir()),
+        planted(".game.json.symlink0.tmp", make=lambda p: p.symlink_to(tmp_path / "victim.txt")),
+    ]
+    (tmp_path / "victim.txt").write_text("precious\n")
+    text = saved_once(run, tmp_path / "game.json")
+    assert json.loads(text)["format"] == "brass-game/1"
+    assert not any(p.exists() for p in stale)
+    assert all(p.exists() or p.is_symlink() for p in kept)
+    assert (tmp_path / "victim.txt").read_text() == "precious\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([p.name for p in kept] + ["game.json", "victim.txt"])
+
+
+def test_stale_temporary_files_are_only_those_older_than_the_limit(tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    temporary = tmp_path / ".game.json.abcdefgh.tmp"
+    temporary.write_text("half a save")
+    written = temporary.stat().st_mtime
+    assert guards.remove_stale_temporaries(target, now=written + guards.STALE_AFTER_SECONDS) == []
+    assert guards.remove_stale_temporaries(target, now=written + guards.STALE_AFTER_SECONDS + 1) == [temporary]
+    assert not temporary.exists()
+
+
 def test_a_save_gets_the_permissions_of_an_ordinary_new_file(tmp_path: Path, run) -> None:
     umask = os.umask(0o027)
     try:
@@ -130,7 +174,8 @@ def mutate(path: str, value: Any) -> Any:
     (mutate("steps/0/after", [[1, 2]]), "steps[0].after[0] must be a mapping, not a list"),
     (mutate("setup/hands", [[]]), "the trace does not fit together in its setup: an index beyond its list"),
     (mutate("setup/merchants/oxford/tiles/0", "gold"), "oxford: unknown merchant tile 'gold'"),
-    (mutate("catalogue/locationSlots/leek", [["nothing"]]), "leek slot 0 ['nothing']: no such slot here"),
+    (mutate("catalogue/locationSlots/leek", [["nothing"]]),
+     'hostile.trace.json: catalogue.locationSlots.leek[0] is ["nothing"], which matches no slot of leek on our board'),
 ])
 def test_a_hostile_trace_is_an_error_naming_what_is_wrong(tmp_path: Path, run, change: Any, message: str) -> None:
     path = tmp_path / "hostile.trace.json"
@@ -138,6 +183,33 @@ def test_a_hostile_trace_is_an_error_naming_what_is_wrong(tmp_path: Path, run, c
     status, _, err = run("replay", "--trace", str(path))
     assert status == 1 and no_crash(err)
     assert err.startswith("error: ") and message in err and len(err.splitlines()) == 1, err
+
+
+@needs_traces
+@pytest.mark.parametrize("change, message", [
+    (mutate("catalogue/locationSlots/leek/1", ["pottery", "coal"]),
+     'catalogue.locationSlots.leek[1] is ["pottery", "coal"], which matches no slot of leek on our board '
+     '(ours: [["cotton", "manufacturer"], ["cotton", "coal"]])'),
+    (mutate("catalogue/locationSlots/leek", [["cotton", "manufacturer"]] * 2),
+     'catalogue.locationSlots.leek[1] is ["cotton", "manufacturer"], which matches no slot of leek on our board '
+     'left after the slots before it (ours: [["cotton", "manufacturer"], ["cotton", "coal"]])'),
+    (mutate("catalogue/locationSlots/atlantis", [["coal"]]),
+     "catalogue.locationSlots.atlantis: 'atlantis' is not a place on our board"),
+    (mutate("catalogue/links/0/b", "farm-north"),
+     "catalogue.links[0] (index 0) joins belper, farm_north: no link of our board joins these places"),
+], ids=["slot", "slot-matched-before", "place", "link"])
+def test_a_catalogue_that_is_not_our_board_names_the_file_the_field_and_the_value(tmp_path: Path, run, change: Any,
+                                                                                    message: str) -> None:
+    """Was "leek slot 1 ['pottery', 'coal']: no such slot here", naming neither file nor field."""
+    path = tmp_path / "hostile.trace.json"
+    path.write_text(json.dumps(change(json.loads(TRACE.read_text()))))
+    picture = str(tmp_path / "board.svg")
+    for command in (["replay", "--trace", str(path)], ["board", "--trace", str(path), "--svg", picture]):
+        status, _, err = run(*command)
+        assert status == 1 and no_crash(err)
+        assert err == f"error: {path}: {message}\n", err
+    with pytest.raises(TraceError, match=re.escape(f"{path}: {message}")):
+        replay_trace_file(load_ruleset("birmingham"), path)
 
 
 @needs_traces

@@ -46,6 +46,23 @@ def validators(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, jsonschem
     return out
 
 
+@pytest.mark.skipif(not Path("/dev/full").is_char_device(), reason="needs /dev/full")
+def test_a_full_disk_names_the_out_file(capsys: pytest.CaptureFixture[str]) -> None:
+    """Was "error: cannot write the output: No space left on device", as if stdout had failed."""
+    assert main(["schema", "--out", "/dev/full"]) == 1
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", "error: cannot write /dev/full: No space left on device\n")
+    assert Path("/dev/full").is_char_device()  # written to, never replaced
+
+
+def test_the_out_file_is_written_whole(tmp_path: Path) -> None:
+    path = tmp_path / "schema.json"
+    path.write_text("old\n", encoding="utf-8")
+    assert main(["schema", "--out", str(path)]) == 0
+    assert json.loads(path.read_text(encoding="utf-8"))["$schema"] and [p.name for p in tmp_path.iterdir()] == [
+        "schema.json"]
+
+
 def as_json(path: Path) -> Any:
     """A YAML file as an editor's language server sees it: JSON, so a number key is text."""
     return json.loads(json.dumps(load_yaml_file(path, path.name).data, default=str))

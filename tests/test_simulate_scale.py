@@ -8,6 +8,7 @@ games between random bots): what is tested is the plumbing, not the game.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -16,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -125,16 +127,75 @@ def test_a_file_of_another_run_is_refused(run, tmp_path: Path, args: list[str], 
     assert status == 1 and message in err and "Traceback" not in err
 
 
-def test_a_changed_ruleset_is_another_run(run, tmp_path: Path) -> None:
+CHEAP = 'name: cheap\ntitle: Cheap\nversion: "0.1"\nextends: birmingham\neconomy:\n  loan: {amount: 40}\n'
+
+
+def cheap_variant(tmp_path: Path) -> Path:
+    """A variant in its own folder, whose file a test may edit: loans give £40."""
     variant = tmp_path / "cheap"
     variant.mkdir()
-    text = 'name: cheap\ntitle: Cheap\nversion: "0.1"\nextends: birmingham\neconomy:\n  loan: {amount: 40}\n'
-    (variant / "ruleset.yaml").write_text(text, encoding="utf-8")
+    (variant / "ruleset.yaml").write_text(CHEAP, encoding="utf-8")
+    return variant
+
+
+def edit_loans(variant: Path, amount: int) -> None:
+    (variant / "ruleset.yaml").write_text(CHEAP.replace("40", str(amount)), encoding="utf-8")
+
+
+@pytest.mark.parametrize("role, args", [("ruleset", []), ("against", ["--against"])])
+def test_a_changed_ruleset_is_another_run_and_the_refusal_names_it(run, tmp_path: Path, role: str,
+                                                                   args: list[str]) -> None:
+    variant = cheap_variant(tmp_path)
+    command = ["simulate", *args, str(variant), "--games", "1", "--out", str(tmp_path / "runs.jsonl")]
+    assert run(*command)[0] == 0
+    edit_loans(variant, 45)
+    status, out, err = run(*command, "--resume")
+    named = "ruleset cheap" if role == "ruleset" else "--against ruleset cheap"
+    assert status == 1 and out == "" and "Traceback" not in err
+    assert err.startswith(f"error: {tmp_path / 'runs.jsonl'} holds games played with {named} ({variant}) as its "
+                          "files were then (line 1: fingerprint "), err
+    assert "its files have changed since (now " in err
+    assert ("to finish that run, put the files of cheap back as they were; to play cheap as it is now, give "
+            "another --out file") in err
+
+
+# -- the games are played by the ruleset `brass` loaded, however they are run ----------------------
+
+@pytest.fixture
+def edited_when_the_games_start(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Variants (appended by the test) whose loans become £90 after `brass` has loaded them, just
+    before the first game is handed to a runner: a person editing the file while a run starts."""
+    from interpreter.tools.simulate import run as run_module
+
+    variants: list[Path] = []
+    runner = run_module._runner
+
+    def edited_then_run(*args: Any) -> Any:
+        for variant in variants:
+            edit_loans(variant, 90)
+        yield from runner(*args)
+
+    monkeypatch.setattr(run_module, "_runner", edited_then_run)
+    return variants
+
+
+@pytest.mark.parametrize("runner", [["--jobs", "2"], ["--jobs", "1"]])
+def test_workers_play_the_ruleset_brass_loaded_not_its_edited_files(run, tmp_path: Path, runner: list[str],
+                                                                    edited_when_the_games_start: list[Path]) -> None:
+    """Workers used to load the ruleset again from its files: an edit made during a run changed
+    the games while the file recorded the first fingerprint (and --resume mixed the two)."""
+    variant = cheap_variant(tmp_path)
+    args = [*SMALL, str(variant), "--against", "birmingham"]
+    expected = simulate_json(run, *args)
     path = tmp_path / "runs.jsonl"
-    assert run("simulate", str(variant), "--games", "1", "--out", str(path))[0] == 0
-    (variant / "ruleset.yaml").write_text(text.replace("40", "45"), encoding="utf-8")
-    status, _, err = run("simulate", str(variant), "--games", "1", "--out", str(path), "--resume")
-    assert status == 1 and "the files of the ruleset have changed since" in err
+    edited_when_the_games_start.append(variant)
+    assert simulate_json(run, *args, *runner, "--out", str(path)) == expected
+    assert (variant / "ruleset.yaml").read_text(encoding="utf-8") == CHEAP.replace("40", "90")
+    edited = simulate_json(run, *args)  # the edit does change these games
+    assert edited["per_game"] != expected["per_game"]
+    # and the file, recorded with the fingerprint of the loans of £40, is refused now
+    status, _, err = run("simulate", *args, *runner, "--out", str(path), "--resume")
+    assert status == 1 and "holds games played with ruleset cheap" in err
 
 
 @pytest.mark.parametrize("content, args, message", [
@@ -152,6 +213,57 @@ def test_the_out_file_is_checked_before_any_game(run, tmp_path: Path, content: s
         assert status == 0, err
     else:
         assert status == 1 and message in err
+
+
+class FillsUp:
+    """A file whose disk is full after `room` writes (the rest of the stream as it is)."""
+
+    def __init__(self, stream: Any, room: int) -> None:
+        self.stream, self.room = stream, room
+
+    def write(self, data: Any) -> int:
+        if self.room == 0:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.room -= 1
+        written: int = self.stream.write(data)
+        return written
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+    def __enter__(self) -> FillsUp:
+        return self
+
+    def __exit__(self, *error: Any) -> None:
+        self.stream.close()
+
+
+def test_a_full_disk_names_the_out_file_and_the_games_saved(run, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was "error: cannot write the output: No space left on device", as if stdout had failed."""
+    from interpreter.tools.simulate import store
+
+    path = tmp_path / "runs.jsonl"
+    expected = simulate_json(run, *SMALL)
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "open", lambda *args, **kwargs: FillsUp(open(*args, **kwargs), room=3),  # noqa: SIM115
+                      raising=False)
+        status, out, err = run("simulate", *SMALL, "--out", str(path), "--json")
+    assert (status, out) == (1, "")
+    assert err == (f"error: cannot write {path}: No space left on device; saved 3 of 4 games to {path}; "
+                   "rerun with --resume to finish\n")
+    assert [r["seed"] for r in records(path)] == [3, 4, 5]
+    assert simulate_json(run, *SMALL, "--out", str(path), "--resume") == expected  # space again: the rest
+
+
+@pytest.mark.skipif(not Path("/dev/full").is_char_device(), reason="needs /dev/full and /dev/null")
+@pytest.mark.parametrize("device", ["/dev/full", "/dev/null"])
+def test_out_is_a_plain_file(run, device: str) -> None:
+    """/dev/full was read back for ever (zeros, no newline: memory ran out); /dev/null lost every game."""
+    status, _, err = run("simulate", "--games", "1", "--out", device)
+    assert status == 1
+    assert err == (f"error: {device} is not a plain file; --out needs one, as the summary is read back from it "
+                   "(runs.jsonl, say)\n")
 
 
 @pytest.mark.parametrize("args, message", [
@@ -235,6 +347,36 @@ def test_ray_missing_is_one_line_saying_how_to_install_it(run, monkeypatch: pyte
     assert err == "error: --ray needs Ray, which is not installed here: pip install 'brass-rules[ray]'\n"
 
 
+class GcsUnavailable(Exception):
+    """An error of Ray's own, of no kind `brass` could list in advance."""
+
+
+@pytest.mark.parametrize("address, error, where", [
+    ("10.0.0.5:6379", GcsUnavailable("Failed to connect to GCS at 10.0.0.5:6379: Deadline Exceeded\n  more"),
+     "the Ray cluster at 10.0.0.5:6379"),
+    ("auto", TimeoutError("Timed out while waiting for GCS to become available"), "the Ray cluster at auto"),
+    ("", PermissionError(13, "Permission denied", "/tmp/ray/session_latest"), "a local Ray instance"),
+])
+def test_ray_failing_to_start_is_a_user_error_naming_the_address(run, monkeypatch: pytest.MonkeyPatch, address: str,
+                                                                error: Exception, where: str) -> None:
+    """Was "internal error … this is a bug in brass" (an exception ray.init raised that brass did
+    not list), or, for an OSError, "cannot write the output"."""
+    ray = types.ModuleType("ray")
+    shut: list[bool] = []
+
+    def init(**kwargs: Any) -> None:
+        raise error
+
+    ray.is_initialized = lambda: False  # type: ignore[attr-defined]
+    ray.init = init  # type: ignore[attr-defined]
+    ray.shutdown = lambda: shut.append(True)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ray", ray)
+    status, out, err = run("simulate", "--games", "1", "--ray", *([address] if address else []))
+    assert (status, out) == (1, "")
+    assert err == f"error: cannot start or reach {where}: {str(error).splitlines()[0]}\n"
+    assert shut == [True]  # whatever Ray had started is stopped
+
+
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
     """One small local Ray instance for the module (starting one takes seconds)."""
@@ -253,3 +395,13 @@ def test_ray_gives_the_json_of_one_process(local_ray: None, run, tmp_path: Path)
     assert simulate_json(run, *args, "--ray", "--out", str(path)) == alone
     assert sorted(r["seed"] for r in records(path)) == list(range(11, 17))
     assert simulate_json(run, *args, "--ray", "--out", str(path), "--resume") == alone  # nothing left to play
+
+
+def test_ray_plays_the_ruleset_brass_loaded_not_its_edited_files(local_ray: None, run, tmp_path: Path,
+                                                                 edited_when_the_games_start: list[Path]) -> None:
+    variant = cheap_variant(tmp_path)
+    args = ["--players", "2", "--games", "6", "--seed", "11", str(variant)]
+    expected = simulate_json(run, *args)
+    edited_when_the_games_start.append(variant)
+    assert simulate_json(run, *args, "--ray") == expected
+    assert simulate_json(run, *args)["per_game"] != expected["per_game"]

@@ -15,6 +15,7 @@ builds the model and compiles the expressions.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,22 @@ def load_ruleset(name_or_path: str | Path | None = None) -> Ruleset:
         return cached[1]
     ruleset = _load_uncached(folder)
     _cache[folder] = (_fingerprint(ruleset.folders), ruleset)
+    return ruleset
+
+
+def ruleset_from_document(document: Document, folders: Sequence[str], rule_folders: Mapping[str, str]) -> Ruleset:
+    """A loaded ruleset built again from what its load concluded (its `source`, `folders` and
+    `rule_folders`), reading no file: how another process plays exactly the ruleset this one
+    loaded, even if its files have changed since (a loaded ruleset holds compiled closures, which
+    do not pickle; these three do). The expressions are parsed and compiled again; RulesetError if
+    anything is wrong."""
+    sink = DiagnosticSink()
+    ruleset = _compile(document, sink, {})
+    sink.raise_if_any()
+    assert ruleset is not None  # without an error, compiling always gives a ruleset
+    ruleset.folders = tuple(folders)
+    ruleset.source = document
+    ruleset.rule_folders = dict(rule_folders)
     return ruleset
 
 

@@ -13,8 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools.files.guards import write_whole
 
 __all__ = ["add_commands", "schema_text", "strict_findings"]
 
@@ -48,7 +50,12 @@ def schema_text(variant: bool = False) -> str:
 def run_schema(args: argparse.Namespace) -> int:
     text = schema_text(args.variant)
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        try:  # whole or not at all: a full disk never leaves half a schema, and is said naming the file
+            write_whole(Path(args.out), text.encode("utf-8"))
+        except BrokenPipeError:
+            raise  # the reader has gone (`--out /dev/stdout | head`): brass ends quietly
+        except OSError as problem:
+            raise BrassError(f"cannot write {args.out}: {problem.strerror or problem}") from None
     else:
         sys.stdout.write(text)
     return 0

@@ -146,7 +146,7 @@ def _from_trace(path: str, ruleset_name: str | None, step: int | None, links_per
     wanted = len(steps) if step is None else step
     if wanted > len(steps):
         raise BrassError(f"{path} records {len(steps)} steps: --step must be 0 to {len(steps)}, not {wanted}")
-    result = replay_trace(ruleset, {**trace, "steps": steps[:wanted]}, Path(path).name)
+    result = replay_trace(ruleset, {**trace, "steps": steps[:wanted]}, Path(path).name, source=path)
     if result.steps < wanted or result.game is None:
         first = result.differences[0].describe() if result.differences else "the replay stopped"
         raise BrassError(f"{path}: our engine departs from the record after {result.steps} of the {wanted} "

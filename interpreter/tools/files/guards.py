@@ -11,7 +11,11 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
+import re
+import stat
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -141,8 +145,11 @@ def write_whole(target: Path, data: bytes) -> None:
     renamed over the target; removed again on any failure. Through a symbolic link the file it
     points to is replaced and the link stays. Something that is not a plain file (/dev/stdout, a
     pipe, a device) is written to as it is, never replaced: as root, a rename would put a plain
-    file in place of /dev/full. OSError says what went wrong."""
-    import os
+    file in place of /dev/full. OSError says what went wrong.
+
+    A save killed between creating its temporary file and the rename (kill -9, a power cut)
+    leaves that file behind, which nothing else would remove: each save first removes the
+    stale ones of the same target (`remove_stale_temporaries`)."""
     import tempfile
 
     if target.exists() and not target.is_file():
@@ -150,6 +157,7 @@ def write_whole(target: Path, data: bytes) -> None:
             stream.write(data)
         return
     target = target.resolve()
+    remove_stale_temporaries(target)  # first: on a full disk, what they hold may be the room needed
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as stream:
@@ -163,3 +171,49 @@ def write_whole(target: Path, data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+# A temporary file of `write_whole` is `.NAME.XXXXXXXX.tmp`: mkstemp's 8 random characters.
+_TEMPORARY_MIDDLE = r"[a-z0-9_]{8}"
+# A save writes its temporary file within a second; ten minutes also leaves room for a slow disk
+# and for the clock of a network file system that differs from this machine's.
+STALE_AFTER_SECONDS = 600
+
+
+def remove_stale_temporaries(target: Path, now: float | None = None) -> list[Path]:
+    """Remove the temporary files earlier saves of `target` left behind (`write_whole`); the
+    files removed. Only what is certainly such a file goes:
+
+    - in `target`'s own folder, a name `write_whole` makes for this target and no other:
+      `.` + the target's name + `.` + mkstemp's 8 characters (a-z, 0-9, _) + `.tmp`;
+    - a plain file (never a symbolic link, a folder or a device), owned by this user;
+    - last written more than STALE_AFTER_SECONDS ago: a save still going on, in this process or
+      another (two windows saving the same game), has written its file within the last second,
+      so its file is never taken. (The writer's process cannot be asked instead: the name does
+      not say which it was, and a process id may be reused or belong to another machine.)
+
+    Anything else is left alone, and a file that cannot be examined or removed is skipped:
+    cleaning up never makes a save fail."""
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.{_TEMPORARY_MIDDLE}\.tmp\Z")
+    prefix = f".{target.name}."
+    moment = time.time() if now is None else now
+    owner = getattr(os, "geteuid", lambda: None)()
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not entry.name.startswith(prefix) or not pattern.match(entry.name):
+            continue
+        try:
+            found = entry.stat(follow_symlinks=False)
+            if not stat.S_ISREG(found.st_mode) or (owner is not None and found.st_uid != owner):
+                continue
+            if moment - found.st_mtime <= STALE_AFTER_SECONDS:
+                continue
+            os.unlink(entry.path)
+        except OSError:
+            continue
+        removed.append(Path(entry.path))
+    return removed

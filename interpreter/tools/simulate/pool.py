@@ -2,7 +2,8 @@
 
 Workers are started with the "spawn" method: a fresh interpreter, not a fork of this one
 (forking a process that runs threads, such as the pool's own manager thread, can deadlock).
-Each worker loads a ruleset once, by reference, when its first batch needs it.
+Each worker is sent the run's rulesets once, when it starts (`batch.Shipment`: what `brass`
+loaded, never the files as they are by then), and builds each when its first batch needs it.
 
 Workers ignore Ctrl-C: the terminal sends SIGINT to the whole process group, and only this
 process should react (stop the workers, say what was saved). A worker that dies (killed,
@@ -23,7 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from interpreter.ruleset.errors import BrassError
-from interpreter.tools.simulate.batch import Batch, play_batch
+from interpreter.tools.simulate.batch import Batch, Shipment, play_sent_batch, receive
 from interpreter.tools.simulate.games import GameRecord
 
 START_METHOD = "spawn"
@@ -35,16 +36,16 @@ class WorkersFailed(BrassError):
     """The worker processes kept dying; the games finished before are kept."""
 
 
-def in_worker_processes(batches: Sequence[Batch], jobs: int,
+def in_worker_processes(batches: Sequence[Batch], jobs: int, shipments: Sequence[Shipment],
                         notice: Callable[[str], None] = print) -> Iterator[tuple[Batch, list[GameRecord]]]:
-    """Each batch with its records, as batches finish (not in order); `notice` is told when a
-    worker died and its games are played again."""
+    """Each batch with its records, as batches finish (not in order), played with the rulesets
+    `shipments` carries; `notice` is told when a worker died and its games are played again."""
     queue = deque(batches)
     broken = 0  # pools broken in a row, none finishing a batch
     while queue:
         finished = False
         try:
-            for item in _drain(queue, jobs):
+            for item in _drain(queue, jobs, tuple(shipments)):
                 finished = True
                 yield item
         except BrokenProcessPool:
@@ -56,12 +57,12 @@ def in_worker_processes(batches: Sequence[Batch], jobs: int,
                    "played again in new workers")
 
 
-def _drain(queue: deque[Batch], jobs: int) -> Iterator[tuple[Batch, list[GameRecord]]]:
+def _drain(queue: deque[Batch], jobs: int, shipments: tuple[Shipment, ...]) -> Iterator[tuple[Batch, list[GameRecord]]]:
     """Play the queue's batches in one pool; if the pool breaks, put the unfinished ones back
     on the queue and raise BrokenProcessPool."""
     in_flight: dict[Future[list[GameRecord]], Batch] = {}
     submitted = 0
-    with _pool(jobs) as pool:
+    with _pool(jobs, shipments) as pool:
         try:
             while queue or in_flight:
                 while queue and len(in_flight) < jobs * BATCHES_PER_WORKER:
@@ -83,15 +84,15 @@ def _submit(pool: ProcessPoolExecutor, batch: Batch, starts_worker: bool) -> Fut
     ignored (see the module's docstring). Only those submits ignore it here, so that a Ctrl-C
     pressed during a later one is never lost."""
     with sigint_replaced(signal.SIG_IGN) if starts_worker else contextlib.nullcontext():
-        return pool.submit(play_batch, batch)
+        return pool.submit(play_sent_batch, batch)
 
 
 @contextlib.contextmanager
-def _pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
-    """A pool of `jobs` spawned workers; on leaving early (Ctrl-C, an error) its workers are
-    stopped at once instead of finishing their batches."""
+def _pool(jobs: int, shipments: tuple[Shipment, ...]) -> Iterator[ProcessPoolExecutor]:
+    """A pool of `jobs` spawned workers, each sent `shipments` as it starts; on leaving early
+    (Ctrl-C, an error) its workers are stopped at once instead of finishing their batches."""
     pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(START_METHOD),
-                               initializer=_start_worker)
+                               initializer=_start_worker, initargs=(shipments,))
     try:
         yield pool
     except BaseException:  # GeneratorExit included: the caller stopped reading
@@ -110,11 +111,12 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _start_worker() -> None:
+def _start_worker(shipments: tuple[Shipment, ...]) -> None:
     # Already inherited from the submit that started the worker; this covers a forkserver too.
-    # The rulesets are loaded by the first batch (`ruleset_for`), not here: an error in an
-    # initializer breaks the whole pool, while a batch's error comes back as itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Only kept here: the rulesets are built by the first batch (`ruleset_for`), as an error in
+    # an initializer breaks the whole pool, while a batch's error comes back as itself.
+    receive(shipments)
 
 
 @contextlib.contextmanager

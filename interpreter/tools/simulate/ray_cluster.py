@@ -1,9 +1,11 @@
 """`brass simulate --ray [ADDRESS]`: batches of games as Ray tasks, on one machine or a cluster.
 
 Ray is an optional extra (`pip install 'brass-rules[ray]'`); it is imported only here, when
---ray is given. A batch is a task: the task's argument names its ruleset by a short string,
-and each Ray worker loads a ruleset once and keeps it for the next batches
-(`simulate_batch.ruleset_for`). Batches hold up to 50 seeds, so that on a cluster the
+--ray is given. A batch is a task. The rulesets `brass` loaded are put into Ray's object store
+once (`batch.Shipment`, never the files: a node need not have them, and an edit made during
+the run changes nothing); a task names its ruleset by fingerprint and carries a reference to
+that object, which a Ray worker fetches and builds only for its first batch of that ruleset
+(`batch.ruleset_for`), then keeps. Batches hold up to 50 seeds, so that on a cluster the
 scheduling of a task (milliseconds) stays small beside its games (seconds).
 
 Ray retries a task whose worker or node died (`max_retries`), and only a finished task's
@@ -23,7 +25,7 @@ from types import ModuleType
 from typing import Any
 
 from interpreter.ruleset.errors import BrassError
-from interpreter.tools.simulate.batch import Batch, play_batch
+from interpreter.tools.simulate.batch import Batch, Shipment, has_received, play_sent_batch, receive
 from interpreter.tools.simulate.games import GameRecord
 
 INSTALL_HINT = "--ray needs Ray, which is not installed here: pip install 'brass-rules[ray]'"
@@ -56,7 +58,11 @@ def connected(address: str | None) -> Iterator[ModuleType]:
         # Workers' output is not copied here: stdout is the summary's (--json), and a task's
         # error comes back with its result anyway.
         ray.init(address=address or None, logging_level=logging.WARNING, log_to_driver=False)
-    except (ConnectionError, RuntimeError, ValueError) as error:
+    except Exception as error:  # Ray raises many kinds: its own, RuntimeError, TimeoutError, OSError…
+        # Whatever ray.init raises, the cluster could not be started or reached: a problem of the
+        # address or of the machine, said with Ray's own words, never "a bug in brass".
+        with contextlib.suppress(Exception):
+            ray.shutdown()  # whatever it had started before failing
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         raise RayFailed(f"cannot start or reach {where}: {_first_line(error)}") from None
     try:
@@ -74,9 +80,13 @@ def ray_batch_size(games: int, cpus: int) -> int:
     return max(1, min(LARGEST_BATCH, math.ceil(games / (4 * cpus))))
 
 
-def on_ray(ray: ModuleType, batches: Sequence[Batch]) -> Iterator[tuple[Batch, list[GameRecord]]]:
-    """Each batch with its records, as the tasks finish (not in order)."""
-    task = ray.remote(max_retries=RETRIES)(play_batch)
+def on_ray(ray: ModuleType, batches: Sequence[Batch],
+           shipments: Sequence[Shipment]) -> Iterator[tuple[Batch, list[GameRecord]]]:
+    """Each batch with its records, as the tasks finish (not in order), played with the rulesets
+    `shipments` carries."""
+    task = ray.remote(max_retries=RETRIES)(_play_task)
+    # in a list, so that Ray hands the task the reference, not the object fetched for every task
+    sent = {shipment.fingerprint: [ray.put(shipment)] for shipment in shipments}
     window = TASKS_PER_CPU * cluster_cpus(ray)
     waiting = list(reversed(batches))
     pending: dict[Any, Batch] = {}
@@ -84,7 +94,7 @@ def on_ray(ray: ModuleType, batches: Sequence[Batch]) -> Iterator[tuple[Batch, l
         while waiting or pending:
             while waiting and len(pending) < window:
                 batch = waiting.pop()
-                pending[task.remote(batch)] = batch
+                pending[task.remote(batch, sent[batch.ruleset])] = batch
             ready, _ = ray.wait(list(pending), num_returns=1)
             for reference in ready:
                 batch = pending.pop(reference)
@@ -93,6 +103,14 @@ def on_ray(ray: ModuleType, batches: Sequence[Batch]) -> Iterator[tuple[Batch, l
         for reference in pending:  # Ctrl-C, an error: nobody will read these
             with contextlib.suppress(Exception):
                 ray.cancel(reference, force=True)
+
+
+def _play_task(batch: Batch, sent: list[Any]) -> list[GameRecord]:
+    """A Ray task: the batch, with its ruleset fetched from the object store if this Ray worker
+    has not built it yet."""
+    if not has_received(batch.ruleset):
+        receive([import_ray().get(sent[0])])
+    return play_sent_batch(batch)
 
 
 def _result(ray: ModuleType, reference: Any) -> list[GameRecord]:

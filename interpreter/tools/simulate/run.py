@@ -23,11 +23,19 @@ from typing import Any
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.ladder import make_bot
-from interpreter.tools.simulate.batch import Batch, batch_size, in_this_process, make_batches, ruleset_reference
+from interpreter.tools.simulate.batch import Batch, Shipment, batch_size, in_this_process, make_batches, shipment
 from interpreter.tools.simulate.games import BotSpec, GameRecord, Summary, seat_bots
 from interpreter.tools.simulate.pool import WorkersFailed, in_worker_processes, sigint_replaced
 from interpreter.tools.simulate.ray_cluster import RayFailed, cluster_cpus, connected, on_ray, ray_batch_size
-from interpreter.tools.simulate.store import GameWriter, Key, game_line, prepare, read_games, run_parameters
+from interpreter.tools.simulate.store import (
+    GameWriter,
+    Key,
+    OutFileError,
+    game_line,
+    prepare,
+    read_games,
+    run_parameters,
+)
 
 Runner = Generator[tuple[Batch, list[GameRecord]], None, None]
 LARGEST_LOCAL_BATCH = 4  # seeds per batch in worker processes: a batch is sent in well under a millisecond
@@ -55,7 +63,7 @@ class Plan:
     the games are saved, and which are done (with --out, only marked: the summary reads the file)."""
 
     rulesets: dict[str, Ruleset]
-    references: dict[str, str]  # by role: what a worker loads the ruleset from
+    shipments: dict[str, Shipment]  # by role: what a worker plays (`batch.Shipment`)
     run: dict[str, Any]  # the run's parameters, written in every record
     seeds: range
     players: int
@@ -74,9 +82,16 @@ class Plan:
         return len(self.seeds) * len(self.rulesets)
 
     def todo(self) -> dict[tuple[str, str], list[int]]:
-        """(role, reference) → the seeds still to play."""
-        return {(role, self.references[role]): [s for s in self.seeds if (role, s) not in self.done]
+        """(role, the ruleset's fingerprint) → the seeds still to play."""
+        return {(role, self.shipments[role].fingerprint): [s for s in self.seeds if (role, s) not in self.done]
                 for role in self.rulesets}
+
+    def folders(self) -> dict[str, str]:
+        """Each ruleset's own folder, by role (for messages)."""
+        return {role: ruleset.folders[-1] for role, ruleset in self.rulesets.items() if ruleset.folders}
+
+    def by_fingerprint(self) -> dict[str, Ruleset]:
+        return {self.shipments[role].fingerprint: ruleset for role, ruleset in self.rulesets.items()}
 
     def saved(self) -> str:
         return f"saved {len(self.done)} of {self.total} games to {self.path}; rerun with --resume to finish"
@@ -95,7 +110,7 @@ def run_games(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None,
             raise  # nothing saved: the command's usual one line
         print(plan.saved(), file=sys.stderr)
         return INTERRUPTED_STATUS
-    except (WorkersFailed, RayFailed) as error:
+    except (WorkersFailed, RayFailed, OutFileError) as error:  # a full disk: how many games were saved
         raise BrassError(f"{error}; {plan.saved()}" if plan.path else str(error)) from None
     return _summaries(plan, full=args.json)
 
@@ -113,16 +128,15 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def _plan(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None, bot: BotSpec) -> Plan:
-    rulesets, references = {"ruleset": ruleset}, {"ruleset": ruleset_reference(args.ruleset)}
-    if base is not None:
-        rulesets["against"], references["against"] = base, ruleset_reference(args.against)
+    rulesets = {"ruleset": ruleset} if base is None else {"ruleset": ruleset, "against": base}
     names = _known_bots(bot, args.players)
-    plan = Plan(rulesets, references, run_parameters(rulesets, args.players, names, args.check),
+    shipments = {role: shipment(each) for role, each in rulesets.items()}  # what the workers will play
+    plan = Plan(rulesets, shipments, run_parameters(rulesets, args.players, names, args.check),
                 range(args.seed, args.seed + args.games), args.players, names, args.check,
                 Path(args.out) if args.out else None)
     if plan.path is not None:
         _warn(prepare(plan.path, args.resume))
-        found, warning = read_games(plan.path, plan.run, brief=True)
+        found, warning = read_games(plan.path, plan.run, brief=True, folders=plan.folders())
         _warn(warning)
         plan.done = {key: _SAVED for key in found if key[1] in plan.seeds}  # the file keeps the records
     return plan
@@ -175,15 +189,16 @@ def _runner(args: argparse.Namespace, plan: Plan) -> Runner:
     if args.ray is not None:
         with connected(args.ray or None) as ray:
             size = ray_batch_size(games, cluster_cpus(ray))
-            yield from on_ray(ray, make_batches(todo, plan.players, plan.bots, plan.check, size, plan.rotate))
+            batches = make_batches(todo, plan.players, plan.bots, plan.check, size, plan.rotate)
+            yield from on_ray(ray, batches, list(plan.shipments.values()))
         return
     jobs = args.jobs or _cores()
     size = batch_size(games, jobs, LARGEST_LOCAL_BATCH)
     batches = make_batches(todo, plan.players, plan.bots, plan.check, size, plan.rotate)
     if min(jobs, len(batches)) <= 1:
-        yield from in_this_process(batches)
+        yield from in_this_process(batches, plan.by_fingerprint())
     else:
-        yield from in_worker_processes(batches, min(jobs, len(batches)), _warn)
+        yield from in_worker_processes(batches, min(jobs, len(batches)), list(plan.shipments.values()), _warn)
 
 
 def _cores() -> int:
@@ -216,7 +231,7 @@ def _summaries(plan: Plan, full: bool) -> tuple[Summary, Summary | None]:
     the table's brief ones take less than half the memory)."""
     played = plan.done
     if plan.path is not None:
-        played, warning = read_games(plan.path, plan.run, brief=not full)
+        played, warning = read_games(plan.path, plan.run, brief=not full, folders=plan.folders())
         _warn(warning)
     missing = [f"{role} seed {seed}" for role in plan.rulesets for seed in plan.seeds if (role, seed) not in played]
     if missing:

@@ -9,7 +9,9 @@ a crash loses at most the line being written; reading ignores a torn last line w
 warning, and `--resume` cuts it off before appending (else the next line would be glued to it).
 
 A run is identified by its parameters, the rulesets' contents included (`fingerprint`): a
-file is only ever resumed by the run that wrote it, so two runs' games are never mixed.
+file is only ever resumed by the run that wrote it, so two runs' games are never mixed. A
+ruleset whose files have changed since is named in the refusal, with what to do. (The workers
+play the ruleset `brass` loaded, not its files as they are later: `batch.Shipment`.)
 Reading keeps the first record of each (role, seed): a game played twice counts once.
 
 Format 2 added `seating` to the run (a comparison now rotates the seats). A file of format 1
@@ -19,10 +21,11 @@ every bot in one seat, so they are refused, never mixed with rotated games.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -66,6 +69,9 @@ def prepare(path: Path, resume: bool) -> str | None:
     only continued with --resume (its torn last line, if any, cut off)."""
     if path.is_dir():
         raise BrassError(f"{path} is a folder; --out needs a file (runs.jsonl, say)")
+    if path.exists() and not path.is_file():  # a device or a pipe: /dev/full reads zeros for ever
+        raise BrassError(f"{path} is not a plain file; --out needs one, as the summary is read back from it "
+                         "(runs.jsonl, say)")
     if not path.exists() or path.stat().st_size == 0:
         return None
     if not resume:
@@ -97,10 +103,12 @@ def _cut_torn_line(path: Path) -> bool:
         return True
 
 
-def read_games(path: Path, run: dict[str, Any], brief: bool = False) -> tuple[dict[Key, GameRecord], str | None]:
+def read_games(path: Path, run: dict[str, Any], brief: bool = False,
+               folders: Mapping[str, str] | None = None) -> tuple[dict[Key, GameRecord], str | None]:
     """The games of `run` in the file by (role, seed), and a warning for a torn last line. A
-    record of another run, or a line that is no record, is an error naming its line. `brief`:
-    records with only what the statistics read (`GameRecord.from_dict`)."""
+    record of another run, or a line that is no record, is an error naming its line (and a
+    ruleset that changed since, with its folder from `folders`, by role). `brief`: records with
+    only what the statistics read (`GameRecord.from_dict`)."""
     found: dict[Key, GameRecord] = {}
     for number, line in _lines(path):
         if not line.endswith("\n"):
@@ -108,10 +116,9 @@ def read_games(path: Path, run: dict[str, Any], brief: bool = False) -> tuple[di
         if not line.strip():
             continue
         data = _parse(line, path, number)
-        difference = _run_difference(_upgraded(data["run"], path, number), run)
-        if difference:
-            raise BrassError(f"{path} holds the games of another run (line {number}: {difference}); give that "
-                             "run's arguments to resume it, or another --out file")
+        refusal = _refusal(_upgraded(data["run"], path, number), run, path, number, folders or {})
+        if refusal:
+            raise BrassError(refusal)
         found.setdefault((data["role"], data["seed"]), GameRecord.from_dict(data, brief))
     return found, None
 
@@ -148,34 +155,68 @@ def _upgraded(found: dict[str, Any], path: Path, number: int) -> dict[str, Any]:
     return {**found, "format": FORMAT, "seating": "fixed"}
 
 
-def _run_difference(found: dict[str, Any], wanted: dict[str, Any]) -> str | None:
-    """The first parameter in which a record's run differs from this one, in words."""
+def _refusal(found: dict[str, Any], wanted: dict[str, Any], path: Path, number: int,
+             folders: Mapping[str, str]) -> str | None:
+    """Why a record (line `number`) cannot be counted in this run: the first parameter in which
+    its run differs from this one, in words; None when they agree."""
     for key, value in wanted.items():
         if found.get(key) == value:
             continue
         if key == "fingerprints":
-            return "the files of the ruleset have changed since"
-        return f"{key} {_shown(found.get(key))}, not {_shown(value)}"
+            return _changed_ruleset(found.get(key), value, wanted, path, number, folders)
+        return (f"{path} holds the games of another run (line {number}: {key} {_shown(found.get(key))}, not "
+                f"{_shown(value)}); give that run's arguments to resume it, or another --out file")
     return None
+
+
+def _changed_ruleset(found: Any, wanted: dict[str, str], run: dict[str, Any], path: Path, number: int,
+                     folders: Mapping[str, str]) -> str:
+    """The refusal of a file whose games were played with a ruleset that has changed since (the
+    other parameters agree, so the same rulesets by name)."""
+    found = found if isinstance(found, dict) else {}
+    role = next((role for role in wanted if found.get(role) != wanted[role]), None)
+    if role is None:  # only a role this run does not have: a damaged record
+        return f"line {number} of {path} is not a game record of this run (fingerprints {_shown(found)})"
+    name = run[role]
+    label = f"ruleset {name}" if role == "ruleset" else f"--against ruleset {name}"
+    where = f" ({folders[role]})" if role in folders else ""
+    return (f"{path} holds games played with {label}{where} as its files were then (line {number}: fingerprint "
+            f"{_shown(found.get(role))}), and its files have changed since (now {wanted[role]}): to finish that "
+            f"run, put the files of {name} back as they were; to play {name} as it is now, give another --out file")
 
 
 def _shown(value: Any) -> str:
     return ",".join(value) if isinstance(value, list) else "none" if value is None else str(value)
 
 
+class OutFileError(BrassError):
+    """The --out file could not be written (a full disk, say): the command adds how many games
+    the file holds."""
+
+
 class GameWriter:
-    """Appends game records to the file, one line each, flushed at once."""
+    """Appends game records to the file, one line each, each written to the file at once (no
+    buffer: nothing is left to write, or to fail again, when the file is closed). An OSError (a
+    full disk) is an OutFileError naming the file; the line it cut short is the torn last line
+    that reading ignores and --resume cuts off."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            self._stream = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by __exit__
+            self._stream = open(path, "ab", buffering=0)  # noqa: SIM115 - closed by __exit__
         except OSError as error:
             raise BrassError(f"cannot write {path}: {error.strerror or error}") from None
 
     def write(self, record: dict[str, Any]) -> None:
-        self._stream.write(json.dumps(record, separators=(",", ":")) + "\n")
-        self._stream.flush()
+        data = memoryview((json.dumps(record, separators=(",", ":")) + "\n").encode("utf-8"))
+        try:
+            while data:
+                written = self._stream.write(data)  # a raw write may take only part of it
+                if not written:
+                    raise OSError(errno.EIO, "nothing could be written")
+                data = data[written:]
+        except OSError as error:
+            raise OutFileError(f"cannot write {self.path}: {error.strerror or error}") from None
 
     def __enter__(self) -> GameWriter:
         return self

@@ -146,7 +146,7 @@ def replay_one(ruleset: Ruleset, path: str | Path) -> GameReplay:
     try:
         trace = load_trace(path)
         game.players, game.actions = trace["playerCount"], len(trace["steps"])
-        result = replay_trace(ruleset, trace, game.name)
+        result = replay_trace(ruleset, trace, game.name, source=str(path))
     except TraceError as error:
         game.error = str(error)
     else:

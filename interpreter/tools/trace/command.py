@@ -19,7 +19,7 @@ def replay_one_trace(ruleset: Ruleset, path: str) -> int:
     trace = load_trace(path)
     name = os.path.basename(path).removesuffix(".json").removesuffix(".trace")
     print(f"{name}: {trace['playerCount']} players, {len(trace['steps'])} actions, ruleset {ruleset.name}")
-    result = replay_trace(ruleset, trace, name, progress=print)
+    result = replay_trace(ruleset, trace, name, progress=print, source=path)
     for note in result.notes:
         print(f"  mapping: {note}")
     if result.differences:

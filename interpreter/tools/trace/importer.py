@@ -93,4 +93,4 @@ def ruleset_with_links(base: str, links_per_player: int) -> Ruleset:
 def replay_trace_file(ruleset: Ruleset, path: str | Path,
                       progress: Callable[[str], None] | None = None) -> ReplayResult:
     name = Path(path).name.removesuffix(".trace.json")
-    return replay_trace(ruleset, load_trace(path), name, progress)
+    return replay_trace(ruleset, load_trace(path), name, progress, source=str(path))

@@ -18,6 +18,7 @@ Mapping (checked, not assumed):
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -40,10 +41,13 @@ def location_id(name: str) -> str:
 
 
 class TraceMapping:
-    """Translates the trace's identifiers into ours, from the trace's own catalogue."""
+    """Translates the trace's identifiers into ours, from the trace's own catalogue. A catalogue
+    that does not fit our board is a TraceError naming `source` (the trace's file), the field
+    (its JSON path) and the value."""
 
-    def __init__(self, ruleset: Ruleset, trace: dict[str, Any]) -> None:
+    def __init__(self, ruleset: Ruleset, trace: dict[str, Any], source: str = "the trace") -> None:
         self.ruleset = ruleset
+        self.source = source
         self.notes: list[str] = []  # where the trace's catalogue differs from our board
         self.links = self._links(trace["catalogue"]["links"])
         self.slots = self._slots(trace["catalogue"]["locationSlots"])
@@ -52,11 +56,12 @@ class TraceMapping:
     def _links(self, links: list[dict[str, Any]]) -> dict[int, str]:
         by_ends = {frozenset(our_link.ends): our_link.id for our_link in self.ruleset.links.values()}
         found = {}
-        for link in links:
+        for number, link in enumerate(links):
             ends = frozenset(location_id(x) for x in [link["a"], link["b"], *link.get("extraEndpoints", [])])
             ours = by_ends.get(ends)
             if ours is None:
-                raise TraceError(f"trace link {link['index']} ({'–'.join(sorted(ends))}) is not on our board")
+                raise TraceError(f"{self.source}: catalogue.links[{number}] (index {link['index']}) joins "
+                                 f"{', '.join(sorted(ends))}: no link of our board joins these places")
             ours_link = self.ruleset.links[ours]
             kinds = (ours_link.takes("canal"), ours_link.takes("rail"))
             if kinds != (link["canal"], link["rail"]):
@@ -71,15 +76,20 @@ class TraceMapping:
         """Trace (location, slot index) -> our slot id, matching slot icons in order."""
         found = {}
         for trace_location, slots in location_slots.items():
+            field = f"catalogue.locationSlots.{trace_location}"
             location = self.ruleset.locations.get(location_id(trace_location))
             if location is None:
-                raise TraceError(f"trace location {trace_location} is not on our board")
+                raise TraceError(f"{self.source}: {field}: {location_id(trace_location)!r} is not a place on our "
+                                 "board")
             free = list(location.slots)
             for index, icons in enumerate(slots):
                 match = next((s for s in free if set(s.industries) == set(icons)), None)
                 if match is None:
-                    raise TraceError(f"{trace_location} slot {index} {icons}: no such slot here "
-                                     f"({[list(s.industries) for s in location.slots]})")
+                    ours = json.dumps([list(s.industries) for s in location.slots])
+                    taken = any(set(s.industries) == set(icons) for s in location.slots)
+                    which = f"left after the slots before it (ours: {ours})" if taken else f"(ours: {ours})"
+                    raise TraceError(f"{self.source}: {field}[{index}] is {json.dumps(icons)}, which matches no "
+                                     f"slot of {location.id} on our board {which}")
                 free.remove(match)
                 if match.index != index or list(match.industries) != icons:
                     self.notes.append(f"{trace_location} slot {index} {icons} is our {match.id} "

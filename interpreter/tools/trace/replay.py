@@ -139,18 +139,21 @@ def _dict_diff(theirs: dict[str, Any], ours: dict[str, Any]) -> tuple[dict[str, 
 
 def replay_trace(ruleset: Ruleset, trace: dict[str, Any], name: str = "trace",
                  progress: Callable[[str], None] | None = None,
-                 on_step: Callable[[dict[str, Any], Game], None] | None = None) -> ReplayResult:
+                 on_step: Callable[[dict[str, Any], Game], None] | None = None,
+                 source: str | None = None) -> ReplayResult:
     """Apply every recorded action through `Game.apply` and compare after every step; stop at the first difference.
     `on_step(step, game)` is called after each step that matched (the web replay keeps a copy of each position).
 
     A trace whose shape is wrong, or whose values do not fit together (a player, slot or link
-    index the trace does not have), is a TraceError naming the step."""
-    check_trace_shape(trace, name)
+    index the trace does not have, a catalogue that is not our board), is a TraceError naming
+    `source` (the trace's file; `name` if not given) and the step or the field."""
+    source = source or name
+    check_trace_shape(trace, source)
     at = _Place()
     try:
-        return _replay(ruleset, trace, name, progress, at, on_step)
+        return _replay(ruleset, trace, name, progress, at, on_step, source)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
-        raise TraceError(f"{name}: the trace does not fit together {at}: {_what_is_wrong(error)}") from None
+        raise TraceError(f"{source}: the trace does not fit together {at}: {_what_is_wrong(error)}") from None
 
 
 @dataclass
@@ -199,8 +202,9 @@ def _what_is_wrong(error: Exception) -> str:
 
 
 def _replay(ruleset: Ruleset, trace: dict[str, Any], name: str, progress: Callable[[str], None] | None,
-            at: _Place, on_step: Callable[[dict[str, Any], Game], None] | None = None) -> ReplayResult:
-    mapping = TraceMapping(ruleset, trace)
+            at: _Place, on_step: Callable[[dict[str, Any], Game], None] | None = None,
+            source: str = "the trace") -> ReplayResult:
+    mapping = TraceMapping(ruleset, trace, source)
     game = game_from_trace_setup(ruleset, trace, mapping)
     board = _TraceBoard(trace, mapping)
     steps = trace["steps"]

@@ -227,7 +227,7 @@ def trace_replay(body: dict[str, Any], folders: Folders) -> ReplaySession:
     name = path.name.removesuffix(".trace.json")
     try:
         trace = load_trace(path)
-        start = game_from_trace_setup(ruleset, trace, TraceMapping(ruleset, trace))
+        start = game_from_trace_setup(ruleset, trace, TraceMapping(ruleset, trace, str(path)))
         steps = [ReplayStep("the start", None, start, list(start.log))]
         seen = {"log": len(start.log), "moves": 0}
 
@@ -237,7 +237,7 @@ def trace_replay(body: dict[str, Any], folders: Folders) -> ReplaySession:
             steps.append(ReplayStep(label, seat, game.copy(), game.log[seen["log"]:]))
             seen.update(log=len(game.log), moves=len(game.moves))
 
-        result = replay_trace(ruleset, trace, name, on_step=keep)
+        result = replay_trace(ruleset, trace, name, on_step=keep, source=str(path))
     except TraceError as error:
         raise WebError(422, str(error)) from None
     note = "\n".join(d.describe() for d in result.differences)
