@@ -14,7 +14,7 @@ other operand's type as its hint; `[]` likewise gets its element type from the
 context.
 
 A well-typed expression must also be cheap enough to run: `cost.check_cost` bounds the
-items its nested aggregates may go through.
+work one evaluation may do (its nested aggregates, the calls inside them).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ file the parser uses.
 from __future__ import annotations
 
 from brass_dsl.parser import grammar_text
-from brass_dsl.registry import FunctionEntry, NameEntry, Registry
+from brass_dsl.registry import ONE, Cost, FunctionEntry, NameEntry, Registry
 from brass_dsl.types import RecordType
 
 MAX_LISTED_IDS = 60  # a type with more literal values than this only says how many
@@ -56,19 +56,21 @@ def _ids_line(ids: list[str]) -> str:
 
 
 def _name_section(entry: NameEntry) -> str:
-    return _entry(f"### `{entry.name}`: `{entry.type}`", entry.doc, entry.example)
+    return _entry(f"### `{entry.name}`: `{entry.type}`", entry.doc, entry.example, entry.cost)
 
 
 def _function_section(entry: FunctionEntry) -> str:
-    return _entry(f"### `{entry.signature}`", entry.doc, entry.example)
+    return _entry(f"### `{entry.signature}`", entry.doc, entry.example, entry.cost)
 
 
-def _entry(heading: str, doc: str, example: str) -> str:
+def _entry(heading: str, doc: str, example: str, cost: Cost = ONE) -> str:
     parts = [heading]
     if doc:
         parts.append(doc)
     if example:
         parts.append(f"Example: `{example}`")
+    if cost != ONE:  # what counts against the bound on the work of one evaluation (brass_dsl/cost.py)
+        parts.append(f"Cost: {cost}{f': {cost.why}' if cost.why else ''}.")
     return "\n\n".join(parts)
 
 

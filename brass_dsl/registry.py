@@ -10,16 +10,17 @@ Registries chain: `with_bindings` makes a child that adds names read from
 Within a chain a name denotes one thing only, so a child may not shadow its parent
 and a value may not share its name with a function.
 
-The registry also states how long lists can be, so that the checker can bound the
-work of nested aggregates (`brass_dsl.cost`): a name, function or field may give
-the most items its list holds (`max_length=`), and `set_max_length` gives it per
-item type for every other list (all slots, all cards, …).
+The registry also states what the checker needs to bound the work of one evaluation
+(`brass_dsl.cost`): how long lists can be (a name, function or field may give the most
+items its list holds, `max_length=`, and `set_max_length` gives it per item type for
+every other list: all slots, all cards, …), and what a name or function whose own work
+grows with the board costs (`cost=`, a `Cost`; `set_cost` gives it after registration).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from brass_dsl.types import SCALAR_TYPES, DslType, RecordType, check_identifier
@@ -40,8 +41,35 @@ class Param:
 
 
 @dataclass(frozen=True)
+class Cost:
+    """The work of reading a name or calling a function once, in the units of the cost bound
+    (`brass_dsl.cost`; a unit is about the work of one simple operator): `units`, plus `per_item`
+    for each item of the call's list arguments, at most (a pass over the locations given). `why`
+    says how the figure is counted, for the reference. Most names and functions cost 1."""
+
+    units: int = 1
+    per_item: int = 0
+    why: str = ""
+
+    def __post_init__(self) -> None:
+        if self.units < 1 or self.per_item < 0:
+            raise ValueError(f"a cost is at least 1 unit and 0 per item, not {self.units} and {self.per_item}")
+
+    def __str__(self) -> str:
+        """As documented: `148 units, plus 115 for each item of its list argument`."""
+        text = f"{self.units:,} unit{'s' if self.units != 1 else ''}"
+        if self.per_item:
+            text += f", plus {self.per_item:,} for each item of its list argument"
+        return text
+
+
+ONE = Cost()
+
+
+@dataclass(frozen=True)
 class NameEntry:
-    """A named value; `get(env)` returns it. `max_length`: the most items a list value holds."""
+    """A named value; `get(env)` returns it. `max_length`: the most items a list value holds;
+    `cost`: the work of one read."""
 
     name: str
     type: DslType
@@ -49,12 +77,13 @@ class NameEntry:
     example: str
     get: Callable[[Env], Any]
     max_length: int | None = None
+    cost: Cost = ONE
 
 
 @dataclass(frozen=True)
 class FunctionEntry:
     """A function; `impl(env, *args)` computes it and may raise ValueError for bad arguments.
-    `max_length`: the most items a list it returns holds."""
+    `max_length`: the most items a list it returns holds; `cost`: the work of one call."""
 
     name: str
     params: tuple[Param, ...]
@@ -63,6 +92,7 @@ class FunctionEntry:
     example: str
     impl: Callable[..., Any]
     max_length: int | None = None
+    cost: Cost = ONE
 
     @property
     def signature(self) -> str:
@@ -103,10 +133,10 @@ class Registry:
         return t
 
     def add_name(self, name: str, type: DslType, doc: str, example: str, get: Callable[[Env], Any], *,
-                 max_length: int | None = None) -> None:
+                 max_length: int | None = None, cost: Cost = ONE) -> None:
         """Register a named value; duplicates and shadowing are ValueErrors."""
         self._claim(name)
-        self._names[name] = NameEntry(name, type, doc, example, get, max_length)
+        self._names[name] = NameEntry(name, type, doc, example, get, max_length, cost)
 
     def add_function(
         self,
@@ -118,10 +148,20 @@ class Registry:
         impl: Callable[..., Any],
         *,
         max_length: int | None = None,
+        cost: Cost = ONE,
     ) -> None:
         """Register a function called as `impl(env, *args)`."""
         self._claim(name)
-        self._functions[name] = FunctionEntry(name, tuple(params), returns, doc, example, impl, max_length)
+        self._functions[name] = FunctionEntry(name, tuple(params), returns, doc, example, impl, max_length, cost)
+
+    def set_cost(self, name: str, cost: Cost) -> None:
+        """State the work of one read of a name or one call of a function registered here."""
+        if name in self._functions:
+            self._functions[name] = replace(self._functions[name], cost=cost)
+        elif name in self._names:
+            self._names[name] = replace(self._names[name], cost=cost)
+        else:
+            raise ValueError(f"{name!r} is not a name or function of this registry")
 
     def set_max_length(self, item_type: DslType, length: int) -> None:
         """State that no list of `item_type` holds more than `length` items (in this registry
@@ -142,12 +182,12 @@ class Registry:
 
     def function(
         self, name: str, params: Sequence[Param], returns: DslType, *, doc: str = "", example: str = "",
-        max_length: int | None = None,
+        max_length: int | None = None, cost: Cost = ONE,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator form of `add_function`; returns the implementation unchanged."""
 
         def register(impl: Callable[..., Any]) -> Callable[..., Any]:
-            self.add_function(name, params, returns, doc, example, impl, max_length=max_length)
+            self.add_function(name, params, returns, doc, example, impl, max_length=max_length, cost=cost)
             return impl
 
         return register

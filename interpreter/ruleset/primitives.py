@@ -28,7 +28,7 @@ from brass_dsl import BOOL, INT, STR, DslError, Env, ListType, Param, RecordType
 from interpreter.ruleset.effects import EFFECTS
 from interpreter.ruleset.examples import Examples
 from interpreter.ruleset.model import NetworkOption, Slot, TileSpec
-from interpreter.ruleset.sizes import Sizes
+from interpreter.ruleset.sizes import Sizes, declare_bounds
 from interpreter.ruleset.words import FLIPS, LOCATION_KINDS, WILD_KINDS
 
 # The variable holding the id of the action being decided, for the primitives whose meaning
@@ -112,7 +112,7 @@ class BrassVocabulary:
         self._define_names()
         self._define_ruleset_functions()
         self._define_game_functions()
-        self._define_lengths()
+        declare_bounds(self.registry, ruleset, self.sizes)  # list lengths and call costs (cost.py)
 
     # -- types ---------------------------------------------------------------
 
@@ -275,21 +275,6 @@ class BrassVocabulary:
                max_length: int | None = None, words: Callable[[], Collection[str]] | None = None) -> None:
         record.add_field(name, type_, doc, of_value=get, max_length=max_length, words=words)
 
-    # -- lengths of lists ----------------------------------------------------
-
-    def _define_lengths(self) -> None:
-        """The most items of any list of each type, for the checker's bound on nested aggregates
-        (lists of text or numbers, in scenarios, count as long as the longest of these)."""
-        sizes, limit = self.sizes, self.registry.set_max_length
-        for record, length in ((self.player, sizes.players), (self.location, len(self.rs.locations)),
-                               (self.link, len(self.rs.links)), (self.industry, len(self.rs.industries)),
-                               (self.resource, len(self.rs.resources)), (self.era, sizes.eras),
-                               (self.slot, sizes.slots), (self.tile, sizes.slots), (self.mat_tile, sizes.mat_tiles),
-                               (self.card, sizes.cards), (self.merchant_tile, sizes.merchant_spaces),
-                               (self.network_option, sizes.network_options), (self.market, len(self.rs.markets)),
-                               (self.track, len(self.rs.tracks)), (self.stack, len(self.rs.stacks))):
-            limit(record, length)
-
     # -- names ---------------------------------------------------------------
 
     def _define_names(self) -> None:
@@ -416,7 +401,8 @@ class BrassVocabulary:
         resource = Param("resource", self.resource)
         amount = Param("amount", INT)
         fn("hand", (p,), ListType(self.card), "Cards in a player's hand.",
-           "not any(c in hand(me) where c.kind == \"wild_location\")", lambda env, q: game(env).hand(q))
+           "not any(c in hand(me) where c.kind == \"wild_location\")", lambda env, q: game(env).hand(q),
+           max_length=self.sizes.hand)
         fn("income_level", (p,), INT, "A player's income level (R-INC-01).", "income_level(me) >= -7",
            lambda env, q: game(env).income_level(q))
         fn("in_network", (p, Param("location", self.location)), BOOL,
