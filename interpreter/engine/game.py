@@ -28,7 +28,7 @@ from interpreter.engine.protocol import DecisionProtocol
 from interpreter.engine.setup import all_cards, new_state
 from interpreter.engine.state import GameState, Snapshot, state_from_dict, state_to_dict
 from interpreter.engine.table import Table
-from interpreter.engine.values import plain_move
+from interpreter.engine.values import plain_move, shown
 from interpreter.engine.view import SeatView
 from interpreter.engine.whole_actions import WholeActionSearch
 from interpreter.ruleset.model import Ruleset
@@ -37,6 +37,9 @@ from interpreter.ruleset.yaml_source import Document
 __all__ = ["FORMAT", "Game", "GameFileError", "IllegalAction", "SetupError"]
 
 FORMAT = "brass-game/1"
+# Any whole number seeds a game (the generator keeps its low 64 bits); a bound far above that keeps
+# every seed printable in a save and a message.
+MAX_SEED = 2**256
 
 
 class Game:
@@ -186,7 +189,7 @@ class Game:
     def view(self, seat: int) -> SeatView:
         """What player `seat` sees of this game: what a bot is given (see `view.py`)."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= len(self.state.players):
-            raise SetupError(f"this game has seats 1 to {len(self.state.players)}, not {seat!r}")
+            raise SetupError(f"this game has seats 1 to {len(self.state.players)}, not {shown(seat)}")
         return SeatView(self, seat, self._protocol.refusals)
 
     def whole_actions(self) -> list[dict[str, Any]]:
@@ -358,9 +361,9 @@ def _set_up(ruleset: Ruleset, players: int, seed: int) -> Table:
     """The table after the ruleset's setup, the first player's turn begun."""
     if isinstance(players, bool) or not isinstance(players, int) or players not in ruleset.players:
         raise SetupError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, "
-                         f"not {players!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SetupError(f"a seed is a whole number, not {seed!r}")
+                         f"not {shown(players)}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > MAX_SEED:
+        raise SetupError(f"a seed is a whole number (at most 2**256 in size), not {shown(seed)}")
     cards = all_cards(ruleset, players)
     table = Table(ruleset, new_state(ruleset, players, seed, cards), cards)
     start_turn(table)
