@@ -216,6 +216,10 @@ class Game:
             return {"legal": False, "failures": unknown.failures}
         if self.is_over:
             return {"legal": False, "failures": [self._game_over()]}
+        if self.pending is not None:  # as apply: a whole action is taken between actions only
+            return {"legal": False, "failures": self._protocol.refusals.action_open(self.pending).failures}
+        if self.question is not None:
+            return {"legal": False, "failures": self._protocol.refusals.question_open(self.question).failures}
         try:
             self._clone()._protocol.feed(action)
         except IllegalAction as refused:
