@@ -230,8 +230,9 @@ class Game:
         """The decisions a whole action is taken as, one at a time, exactly as `apply` feeds them:
         lazily, because whether a repetition is still open depends on the decisions before it.
         Apply each to this game before asking for the next (a tool that answers the questions of
-        the effects itself, such as the trace replayer, takes this path)."""
-        return self._protocol.decisions_of(action)
+        the effects itself, such as the trace replayer, takes this path). A move that is not plain
+        data is refused at once, a malformed whole action when its decisions are asked for."""
+        return self._protocol.decisions_of(self._plain(action))
 
     def _game_over(self) -> Failure:
         return self._protocol.refusals.game_over()
