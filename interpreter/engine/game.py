@@ -132,7 +132,10 @@ class Game:
 
     @property
     def deciding_seat(self) -> int:
-        """The seat that must make the next decision (a question may be another player's)."""
+        """The seat that must make the next decision (a question may be another player's). Once the
+        game is over nobody decides: an IllegalAction (R-END-01 in Birmingham)."""
+        if self.is_over:
+            raise self._protocol.refusals.game_is_over()
         question = self._protocol.question
         return int(question["player"]) if question is not None else self._table.me.seat
 
