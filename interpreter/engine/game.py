@@ -25,10 +25,11 @@ from interpreter.engine.flow import start_turn
 from interpreter.engine.given import GivenError, apply_given, plain
 from interpreter.engine.invariants import check_invariants
 from interpreter.engine.protocol import DecisionProtocol
+from interpreter.engine.saved_state import state_from_dict
 from interpreter.engine.setup import all_cards, new_state
-from interpreter.engine.state import GameState, Snapshot, state_from_dict, state_to_dict
+from interpreter.engine.state import GameState, Snapshot, state_to_dict
 from interpreter.engine.table import Table
-from interpreter.engine.values import plain_move
+from interpreter.engine.values import plain_move, shown
 from interpreter.engine.view import SeatView, canonical_world
 from interpreter.engine.whole_actions import WholeActionSearch
 from interpreter.ruleset.model import Ruleset
@@ -37,6 +38,9 @@ from interpreter.ruleset.yaml_source import Document
 __all__ = ["FORMAT", "Game", "GameFileError", "IllegalAction", "SetupError"]
 
 FORMAT = "brass-game/1"
+# Any whole number seeds a game (the generator keeps its low 64 bits); a bound far above that keeps
+# every seed printable in a save and a message.
+MAX_SEED = 2**256
 
 
 class Game:
@@ -128,7 +132,10 @@ class Game:
 
     @property
     def deciding_seat(self) -> int:
-        """The seat that must make the next decision (a question may be another player's)."""
+        """The seat that must make the next decision (a question may be another player's). Once the
+        game is over nobody decides: an IllegalAction (R-END-01 in Birmingham)."""
+        if self.is_over:
+            raise self._protocol.refusals.game_is_over()
         question = self._protocol.question
         return int(question["player"]) if question is not None else self._table.me.seat
 
@@ -186,7 +193,7 @@ class Game:
     def view(self, seat: int) -> SeatView:
         """What player `seat` sees of this game: what a bot is given (see `view.py`)."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= len(self.state.players):
-            raise SetupError(f"this game has seats 1 to {len(self.state.players)}, not {seat!r}")
+            raise SetupError(f"this game has seats 1 to {len(self.state.players)}, not {shown(seat)}")
         return SeatView(self, seat, self._protocol.refusals)
 
     def whole_actions(self) -> list[dict[str, Any]]:
@@ -223,6 +230,10 @@ class Game:
             return {"legal": False, "failures": unknown.failures}
         if self.is_over:
             return {"legal": False, "failures": [self._game_over()]}
+        if self.pending is not None:  # as apply: a whole action is taken between actions only
+            return {"legal": False, "failures": self._protocol.refusals.action_open(self.pending).failures}
+        if self.question is not None:
+            return {"legal": False, "failures": self._protocol.refusals.question_open(self.question).failures}
         try:
             self._clone()._protocol.feed(action)
         except IllegalAction as refused:
@@ -233,8 +244,9 @@ class Game:
         """The decisions a whole action is taken as, one at a time, exactly as `apply` feeds them:
         lazily, because whether a repetition is still open depends on the decisions before it.
         Apply each to this game before asking for the next (a tool that answers the questions of
-        the effects itself, such as the trace replayer, takes this path)."""
-        return self._protocol.decisions_of(action)
+        the effects itself, such as the trace replayer, takes this path). A move that is not plain
+        data is refused at once, a malformed whole action when its decisions are asked for."""
+        return self._protocol.decisions_of(self._plain(action))
 
     def _game_over(self) -> Failure:
         return self._protocol.refusals.game_over()
@@ -288,9 +300,13 @@ class Game:
     @classmethod
     def from_json(cls, ruleset: Ruleset, text: str) -> Game:
         """A saved game. A save written between actions and unchanged since (its `check` holds) is
-        restored from its state, which must still be a possible state (its invariants hold); any
-        other save (a half-made action, a file edited or re-formatted by hand) is replayed move by
-        move from its seed (and its given position), and the saved state must match."""
+        restored from its state, which must still be a possible state (every field is checked by
+        `saved_state.py`, then the invariants); any other save (a half-made action, a file edited or
+        re-formatted by hand) is replayed move by move from its seed (and its given position), and
+        the saved state must match."""
+        _check_ruleset(ruleset)
+        if not isinstance(text, str):
+            raise GameFileError(f"a saved game is JSON text, not {type(text).__name__}")
         try:
             data = json.loads(text)
         except ValueError as error:
@@ -309,40 +325,35 @@ class Game:
     @classmethod
     def _restored(cls, ruleset: Ruleset, data: dict[str, Any]) -> Game:
         """The game of a checked save, from its state, between actions."""
-        try:
-            players, seed = _whole_number(data, "players"), _whole_number(data, "seed")
-            if players not in ruleset.players:
-                raise ValueError(f"{ruleset.title} is not played by {players} players")
-            cards = all_cards(ruleset, players)
-            table = Table(ruleset, state_from_dict(data["state"], ruleset, cards), cards)
-            moves = data["moves"]  # the check says they are the moves this engine wrote
-            if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
-                raise TypeError("the moves of a save are a list of mappings")
-        except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError, StopIteration) as error:
-            raise GameFileError(f"the saved game cannot be read: {type(error).__name__}: {error}") from None
+        players, seed = _players_of(data, ruleset), _seed_of(data)
+        moves = _field(data, "moves")  # the check says they are the moves this engine wrote
+        if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
+            raise GameFileError("the saved game cannot be read: moves: expected a list of mappings")
+        cards = all_cards(ruleset, players)
+        table = Table(ruleset, state_from_dict(_field(data, "state"), ruleset, players, cards), cards)
         problems = check_invariants(table)
         if problems:
             raise GameFileError("the saved state is not a possible state: " + "; ".join(problems[:3]))
-        game = cls(table, seed, data.get("given"))
+        game = cls(table, seed, _given_of(data))
         game._protocol.moves = moves
         return game
 
     @classmethod
     def _replayed(cls, ruleset: Ruleset, data: dict[str, Any]) -> Game:
         """The game of a save, replayed move by move and checked against its saved state."""
+        players, seed, moves = _players_of(data, ruleset), _seed_of(data), _field(data, "moves")
+        if not isinstance(moves, list):
+            raise GameFileError("the saved game cannot be read: moves: expected a list")
         try:
-            game = cls.start(ruleset, _whole_number(data, "players"), _whole_number(data, "seed"), data.get("given"))
-            for n, move in enumerate(data["moves"]):
-                try:
-                    game.apply(move)
-                except IllegalAction as error:
-                    raise GameFileError(f"move {n + 1} of the saved game is illegal: {error}") from None
-            saved = data["state"]
+            game = cls.start(ruleset, players, seed, _given_of(data))
         except SetupError as error:
             raise GameFileError(f"the saved game cannot be set up: {error}") from None
-        except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError) as error:
-            raise GameFileError(f"the saved game cannot be read: {type(error).__name__}: {error}") from None
-        if state_to_dict(game.state) != saved:
+        for n, move in enumerate(moves):
+            try:
+                game.apply(move)
+            except IllegalAction as error:
+                raise GameFileError(f"move {n + 1} of the saved game is illegal: {error}") from None
+        if state_to_dict(game.state) != _field(data, "state"):
             raise GameFileError("the saved state does not match its moves (the file was changed or is corrupt)")
         return game
 
@@ -358,20 +369,55 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def _field(data: dict[str, Any], key: str) -> Any:
+    if key not in data:
+        raise GameFileError(f"the saved game cannot be read: it has no '{key}'")
+    return data[key]
+
+
 def _whole_number(data: dict[str, Any], key: str) -> int:
-    value = data[key]
+    value = _field(data, key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"'{key}' is a whole number, not {value!r}")
+        raise GameFileError(f"the saved game cannot be read: {key}: expected a whole number, not {shown(value)}")
     return value
+
+
+def _players_of(data: dict[str, Any], ruleset: Ruleset) -> int:
+    players = _whole_number(data, "players")
+    if players not in ruleset.players:
+        raise GameFileError(f"the saved game cannot be read: players: {ruleset.title} is played by "
+                            f"{', '.join(map(str, ruleset.players))} players, not {players}")
+    return players
+
+
+def _seed_of(data: dict[str, Any]) -> int:
+    seed = _whole_number(data, "seed")
+    if abs(seed) > MAX_SEED:
+        raise GameFileError(f"the saved game cannot be read: seed: {shown(seed)} is beyond 2**256")
+    return seed
+
+
+def _given_of(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The position a saved game started from, if any (a mapping, applied only when it is replayed)."""
+    given = data.get("given")
+    if given is not None and not isinstance(given, dict):
+        raise GameFileError("the saved game cannot be read: given: expected a mapping (the starting position)")
+    return given
+
+
+def _check_ruleset(ruleset: Any) -> None:
+    if not isinstance(ruleset, Ruleset):
+        raise SetupError(f"a game is played with a ruleset (from load_ruleset), not {type(ruleset).__name__}")
 
 
 def _set_up(ruleset: Ruleset, players: int, seed: int) -> Table:
     """The table after the ruleset's setup, the first player's turn begun."""
+    _check_ruleset(ruleset)
     if isinstance(players, bool) or not isinstance(players, int) or players not in ruleset.players:
         raise SetupError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, "
-                         f"not {players!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SetupError(f"a seed is a whole number, not {seed!r}")
+                         f"not {shown(players)}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > MAX_SEED:
+        raise SetupError(f"a seed is a whole number (at most 2**256 in size), not {shown(seed)}")
     cards = all_cards(ruleset, players)
     table = Table(ruleset, new_state(ruleset, players, seed, cards), cards)
     start_turn(table)

@@ -31,6 +31,7 @@ from brass_dsl.source import SourcePos
 from interpreter.engine.flow import start_turn
 from interpreter.engine.state import Card, PlacedTile, Player
 from interpreter.engine.table import Table
+from interpreter.engine.values import bounds_problem
 from interpreter.ruleset.errors import Diagnostic, RulesetError
 from interpreter.ruleset.yaml_source import Document, kind_name
 
@@ -58,6 +59,9 @@ def apply_given(table: Table, given: Mapping[str, Any], *, doc: Document | None 
     that each error is reported at the value that is wrong."""
     with table.editing():
         applier = _Applier(table, doc, tuple(path))
+        problem = bounds_problem(given, "given")
+        if problem is not None:  # a number, text or nesting no position has: nothing else is judged
+            raise GivenError([Diagnostic(applier.pos(()) or SourcePos("<given>", 1, 1), problem)])
         applier.apply(given)
         applier.raise_if_any()
         _account_for_tiles_gone_before(table)

@@ -307,10 +307,7 @@ class DecisionProtocol:
         its player. Its `{resource}_from` lists name the source of each unit taken. An answer or a
         source no question or step used is refused."""
         found = self._whole_action(action)
-        answers = action.get("answers", [])
-        if not isinstance(answers, list):
-            raise self.refusals.malformed(found, f"the answers of a whole {found.name} are a list, not {answers!r}")
-        answers = list(answers)
+        answers = self._answers(found, action)
         actor = self.table.me.seat
         self._whole, self._wanted_repeats = action, len(self._repetitions(found, action))
         try:
@@ -334,10 +331,21 @@ class DecisionProtocol:
                 and question["player"] == actor:
             self._answer({"answer": answers.pop(0) if answers else question["options"][0]})
 
+    def _answers(self, found: Action, action: Decision) -> list[Any]:
+        """A copy of the answers a whole action gives (a list)."""
+        answers = action.get("answers", [])
+        if not isinstance(answers, list):
+            raise self.refusals.malformed(found, f"the answers of a whole {found.name} are a list, not {answers!r}")
+        return list(answers)
+
     def decisions_of(self, action: Decision) -> Iterator[Decision]:
-        """The decisions of a whole action, one by one, as `feed` takes them."""
+        """The decisions of a whole action, one by one, as `feed` takes them; a whole action that
+        `feed` would refuse for its shape (its answers, its named sources) is refused first."""
         found = self._whole_action(action)
-        for decision, _ in self._decisions_and_parts(found, action):
+        self._answers(found, action)
+        for part_choices in [action, *self._repetitions(found, action)]:
+            self._named_sources(found, part_choices)
+        for decision, _ in self._decisions_and_parts(found, action, taken_from=len(self.moves)):
             yield decision
 
     def _whole_action(self, action: Decision) -> Action:
@@ -373,8 +381,11 @@ class DecisionProtocol:
                                                      f"{', '.join(unknown)} (its keys: {', '.join(sorted(allowed))})")
         return repeats
 
-    def _decisions_and_parts(self, found: Action, action: Decision) -> Iterator[tuple[Decision, Decision]]:
-        """Each decision of a whole action with the mapping of the part it belongs to."""
+    def _decisions_and_parts(self, found: Action, action: Decision,
+                             taken_from: int | None = None) -> Iterator[tuple[Decision, Decision]]:
+        """Each decision of a whole action with the mapping of the part it belongs to. Whether another
+        repetition is open depends on the decisions before it having been taken: for a caller that
+        takes them itself (`decisions_of`), `taken_from` is the number of moves before the first."""
         yield {"action": found.id}, action
         for param in found.part.params:
             if param.name not in action:
@@ -385,6 +396,9 @@ class DecisionProtocol:
         if found.repeat is None:
             return
         for repetition in self._repetitions(found, action):
+            if taken_from is not None and len(self.moves) == taken_from:
+                raise self.refusals.malformed(found, f"the decisions of a whole {found.name} are taken one at a "
+                                                     f"time: apply each before asking for the next")
             if self.pending is None or self.pending.action is not found:
                 if self.table.draws_made() > self._draws_at_start:
                     return  # the rest is not done: see `_part_done`

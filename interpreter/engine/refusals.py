@@ -21,7 +21,7 @@ from brass_dsl.runtime import ABSENT
 from interpreter.engine.decisions import DecisionEngine, Pending
 from interpreter.engine.errors import Failure, IllegalAction
 from interpreter.engine.table import Table
-from interpreter.engine.values import encode
+from interpreter.engine.values import encode, shown
 from interpreter.ruleset.model import Action, ActionParam, ActionPart
 from interpreter.ruleset.primitives import ACTION_VAR
 
@@ -56,10 +56,11 @@ class Refusals:
         return IllegalAction(f"player {seat} has no decision to make now",
                              [self.turn_failure("order", f"It is player {deciding}'s decision.")])
 
-    def out_of_turn(self, seat: int, deciding: int, question: dict[str, Any] | None) -> IllegalAction:
+    def out_of_turn(self, seat: Any, deciding: int, question: dict[str, Any] | None) -> IllegalAction:
+        """A move by `seat` (as the caller gave it: any value) while `deciding` is to move."""
         doing = "answer the open question" if question is not None else "act"
-        message = f"It is player {deciding}'s turn to {doing}, not player {seat}'s."
-        return IllegalAction(f"player {seat} may not move now", [self.turn_failure("order", message)])
+        message = f"It is player {deciding}'s turn to {doing}, not player {shown(seat)}'s."
+        return IllegalAction(f"player {shown(seat)} may not move now", [self.turn_failure("order", message)])
 
     def game_is_over(self) -> IllegalAction:
         return IllegalAction("the game is over", [self.game_over()])

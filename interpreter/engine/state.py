@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.ruleset.model import Ruleset, Slot, TileSpec
+from interpreter.ruleset.model import Slot, TileSpec
 
 
 # One object per card of a game: identity is equality (fast hashing in memos).
@@ -129,30 +129,6 @@ def _player_to_dict(p: Player) -> dict[str, Any]:
             "links_left": p.links_left, "spent": p.spent, "hand": [c.id for c in p.hand],
             "discard": [c.id for c in p.discard], "mat_used": dict(sorted(p.mat_used.items())),
             "removed": p.removed, "gone_before": p.gone_before}
-
-
-def state_from_dict(data: dict[str, Any], ruleset: Ruleset, cards: dict[str, Card]) -> GameState:
-    """Rebuild a state from `state_to_dict` output; raises KeyError/ValueError/TypeError on bad data."""
-    players = [Player(p["seat"], p["money"], p["income_position"], p["vp"], p["links_left"], p["spent"],
-                      [cards[c] for c in p["hand"]], [cards[c] for c in p["discard"]], dict(p["mat_used"]),
-                      p["removed"], p.get("gone_before", 0)) for p in data["players"]]
-    by_seat = {p.seat: p for p in players}
-    slots = {s.id: s for s in ruleset.slots}
-    tiles = {}
-    for sid, t in data["tiles"].items():
-        spec = next(s for s in ruleset.tiles[t["industry"]] if s.level == t["level"])
-        tiles[sid] = PlacedTile(by_seat[t["owner"]], spec, slots[sid], t["flipped"], t["cubes"])
-    merchants = []
-    for m in data["merchants"]:
-        location, index = m["space"].rsplit("/", 1)
-        merchants.append(MerchantSpace(location, int(index), m["tile"], ruleset.merchant_tiles[m["tile"]].buys,
-                                       m["has_beer"]))
-    return GameState(players, tiles, dict(data["links"]), dict(data["markets"]), merchants,
-                     [cards[c] for c in data["deck"]],
-                     {k: [cards[c] for c in v] for k, v in data["wild_piles"].items()},
-                     data["era_index"], data["round"], list(data["turn_order"]), data["turn_index"],
-                     data["actions_left"], data["finished"], data["rng_state"], list(data["log"]),
-                     dict(data.get("tracks", {})), _piles(data.get("stacks", {})), _piles(data.get("drawn", {})))
 
 
 def copy_state(state: GameState) -> GameState:

@@ -61,7 +61,7 @@ def plain_move(move: Any) -> dict[str, Any]:
     null), so that the caller changing its own dict later changes nothing here. ValueError says
     what is wrong with a move that is not such data, or is deeper or bigger than any move can be."""
     if not isinstance(move, dict):
-        raise ValueError(f"a move is a mapping like {{'action': …, 'card': …}}, not {_short(move)}")
+        raise ValueError(f"a move is a mapping like {{'action': …, 'card': …}}, not {shown(move)}")
     if len(move) == 1:  # one decision, the common case: checked without a call per value
         [(key, value)] = move.items()
         if isinstance(key, str) and (type(value) is bool or (type(value) is int and abs(value) <= MAX_MOVE_INT)
@@ -81,7 +81,7 @@ def _plain(value: Any, depth: int, count: list[int]) -> Any:
         raise ValueError(f"a move is nested at most {MAX_MOVE_DEPTH} levels deep")
     if isinstance(value, dict):
         if not all(isinstance(k, str) for k in value):
-            raise ValueError(f"the keys of a move are text, not {_short([k for k in value if not isinstance(k, str)])}")
+            raise ValueError(f"the keys of a move are text, not {shown([k for k in value if not isinstance(k, str)])}")
         return {k: _plain(v, depth + 1, count) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v, depth + 1, count) for v in value]
@@ -96,6 +96,43 @@ def _plain(value: Any, depth: int, count: list[int]) -> Any:
             raise ValueError(f"a number in a move is at most {MAX_MOVE_INT} in size")
         return value
     raise ValueError(f"a move holds text, numbers, true/false, lists and mappings, not {type(value).__name__}")
+
+
+def bounds_problem(value: Any, where: str) -> str | None:
+    """What makes a position handed to the API (a `given`) bigger or deeper than any can be: a
+    number beyond MAX_MOVE_INT, a text beyond MAX_MOVE_TEXT, nesting beyond MAX_MOVE_DEPTH, more
+    than MAX_MOVE_VALUES values; with the place it is found (`where`, then its keys). None if
+    nothing: the rest is judged by what reads it, which can then name and save every value."""
+    count = 0
+    todo = [(value, where, 0)]
+    while todo:
+        item, at, depth = todo.pop()
+        count += 1
+        if count > MAX_MOVE_VALUES:
+            return f"{where}: at most {MAX_MOVE_VALUES} values"
+        if depth > MAX_MOVE_DEPTH:
+            return f"{at}: nested deeper than {MAX_MOVE_DEPTH} levels"
+        if isinstance(item, (dict, list, tuple)):
+            if isinstance(item, dict):
+                for key, inner in item.items():
+                    if problem := bounds_problem(key, f"{at} (a key)"):
+                        return problem
+                    todo.append((inner, f"{at}.{key if isinstance(key, str) else shown(key)}", depth + 1))
+            else:
+                todo.extend((inner, f"{at}[{n}]", depth + 1) for n, inner in enumerate(item))
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_MOVE_INT:
+            return f"{at}: {shown(item)} is beyond the largest number a game holds, {MAX_MOVE_INT}"
+        elif isinstance(item, str) and len(item) > MAX_MOVE_TEXT:
+            return f"{at}: a text of {len(item)} characters, more than any name ({MAX_MOVE_TEXT})"
+    return None
+
+
+def shown(value: Any) -> str:
+    """A value handed to the API, for a message: short, and never failing (a whole number too long
+    for Python to print is shown by its size)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+        return f"a whole number of {value.bit_length()} bits"
+    return _short(value)
 
 
 def _short(value: Any) -> str:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from interpreter.engine.decisions import Pending
+from interpreter.engine.errors import SetupError
 from interpreter.engine.refusals import Refusals
 from interpreter.engine.rng import Rng
 from interpreter.engine.state import Card, GameState, copy_state
@@ -112,6 +113,8 @@ class SeatView:
     @property
     def pending(self) -> Pending | None:
         """The action being decided (only the seat's own choices and public values are in it)."""
+        if self._game.is_over:
+            return None
         return self._game.pending if self._game.deciding_seat == self.seat else None
 
     @property
@@ -136,6 +139,9 @@ class SeatView:
     def determinize(self, rng: Rng) -> Any:
         """A complete game (between actions) consistent with this view: the unseen cards dealt at
         random into the hidden places, the shuffle's state drawn anew."""
+        if not isinstance(rng, Rng):
+            raise SetupError(f"a game is made consistent with a view by drawing from an Rng, not "
+                             f"{type(rng).__name__}")
         game = self._game.copy()
         self.table  # noqa: B018 - made now: it sorts out which cards are hidden
         unseen = sorted(self._hidden, key=lambda card: card.id)  # an order that tells nothing
@@ -149,6 +155,8 @@ class SeatView:
         return game
 
     def _must_decide(self) -> None:
+        if self._game.is_over:
+            return  # nobody decides: the game lists nothing
         if self._game.deciding_seat != self.seat:
             raise self._refusals.not_deciding(self.seat, self._game.deciding_seat)
 
