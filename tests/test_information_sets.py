@@ -190,3 +190,44 @@ def test_the_check_sees_a_difference_a_seat_could_see() -> None:
         mine.hand, table.state.deck = table.state.deck[:len(mine.hand)], mine.hand + table.state.deck[len(mine.hand):]
     actions = probes(game, seat, game.whole_actions())
     assert answers(game, seat, actions) != answers(other, seat, actions)
+
+
+def lancashire_seller(top: list[int]) -> Game:
+    """Brass: Lancashire, Canal Era, the marker on 6: player 1's Cotton Mills in Stockport and
+    Manchester reach player 2's Port in Warrington (scenarios/lancashire/dm_failed_draw_ends_the_sell);
+    `top` the top Distant Market tiles (top last)."""
+    given = {"era": "canal", "round": 2, "turn_order": [1, 2], "current": 1,
+             "players": {1: {"income": 10, "hand": ["bolton", "oldham", "rochdale"]}, 2: {"income": 10}},
+             "tiles": [{"slot": "stockport/0", "owner": 1, "industry": "cotton_mill", "level": 1},
+                       {"slot": "manchester/0", "owner": 1, "industry": "cotton_mill", "level": 1},
+                       {"slot": "warrington/0", "owner": 2, "industry": "port", "level": 1}],
+             "links": [{"link": "K28", "owner": 2}, {"link": "K29", "owner": 2}],
+             "tracks": {"distant_market": 6}, "stacks": {"dm_tiles": top}}
+    return Game.from_setup(load_ruleset("lancashire"), 2, given, seed=1)
+
+
+def test_the_lancashire_probe_gives_the_same_answers_for_either_hidden_tile() -> None:
+    """The issue's leak probe: the pile holds a 2 and a 3, the 3 on top (the first Distant Market
+    sale reaches X) or the 2 (it does not): the same whole actions, explanations and refusals for
+    player 1."""
+    reaching_x, not_reaching = lancashire_seller([2, 3]), lancashire_seller([3, 2])
+    whole = reaching_x.whole_actions()
+    assert whole == not_reaching.whole_actions()
+    assert any(s.get("via") == "distant_market" for a in whole for s in a.get("sales", [])[:1]
+               if len(a.get("sales", [])) == 2), "the probe needs a Distant Market sale followed by another"
+    actions = probes(reaching_x, 1, whole)
+    assert answers(reaching_x, 1, actions) == answers(not_reaching, 1, actions)
+
+
+def test_brass_explain_stops_at_the_draw(run) -> None:  # type: ignore[no-untyped-def]
+    """`brass explain` of a Distant Market sale says what happens up to the draw and no more: the
+    tile and whether the sale fails are not shown (the scenario's top tile is a 3, reaching X)."""
+    scenario = Path(__file__).resolve().parents[1] / "scenarios" / "lancashire" / "dm_failed_draw_ends_the_sell.yaml"
+    status, out, err = run("explain", str(scenario), "{action: sell, card: bolton, sales: [{tile: stockport/0, "
+                                                     "via: distant_market}]}", "lancashire")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[1] == "legal; it would do:"
+    assert lines[-1] == ("  then draw the top tile of Distant Market tiles, face down until drawn: "
+                         "what follows depends on it")
+    assert "3" not in "".join(lines[2:-1]) and "X" not in out and "income" not in out
