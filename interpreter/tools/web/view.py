@@ -123,7 +123,7 @@ def play_json(key: str, session: PlaySession) -> dict[str, Any]:
             "deciding": None if game.is_over else session.deciding_seat, "human_to_decide": session.human_to_decide,
             "viewer": viewer, "hand": hand_json(game, viewer) if viewer else [],
             "mat": mat_json(game, viewer) if viewer else [], "resources": resources_json(game.ruleset),
-            "can_back_out": session.action_start is not None,
+            "can_back_out": session.action_start is not None and game.can_take_back,
             "log": log_json(game.log[-LOG_LINES:]), "moves": len(game.moves)}
     view.update(decisions_json(session) if session.human_to_decide else {"prompt": _waiting(session),
                                                                           "decisions": [], "blocked": []})
