@@ -20,9 +20,11 @@ from interpreter.tools.simulate.games import GameRecord, Summary, seating
 from interpreter.tools.simulate.stats import (
     Difference,
     decimals,
+    holm,
     incomplete_beta,
     paired_difference,
     t_quantile,
+    variance_removed,
     verdict,
     wilson,
 )
@@ -69,7 +71,7 @@ def test_a_paired_t_interval_worked_by_hand() -> None:
 
 
 def test_paired_differences_at_the_edges() -> None:
-    assert paired_difference([2, 4], [2, 4]) == Difference(2, 0.0, 0.0, 0.0)  # no change: not significant
+    assert paired_difference([2, 4], [2, 4]) == Difference(2, 0.0, 0.0, 0.0, 1.0)  # no change: not significant
     assert not paired_difference([2, 4], [2, 4]).significant
     assert paired_difference([3, 5], [2, 4]).significant  # the same +1 every game: a sure change
     assert paired_difference([7], [2]) == Difference(1, 5.0, None, None)  # one game: no interval
@@ -130,14 +132,24 @@ def test_compare_pairs_games_by_seed() -> None:
     seat_1 = report["figures"]["vp_seat_1"]  # differences 5, 10, 5, 10: mean 7.5, s = √(25/3)
     half = 3.1824463 * math.sqrt(25 / 3) / 2
     assert (seat_1["variant"], seat_1["base"], seat_1["difference"]) == (58.75, 51.25, 7.5)
-    assert seat_1["interval"] == pytest.approx([7.5 - half, 7.5 + half], abs=1e-4) and seat_1["significant"]
+    assert seat_1["interval"] == pytest.approx([7.5 - half, 7.5 + half], abs=1e-4)
+    # t = 7.5 / (√(25/3) / 2) = 5.196 with 3 degrees of freedom: p = 0.0138 alone; 11 other figures,
+    # all of the same p or 1.0, so Holm multiplies it by 11: 0.1523, and the figure does not differ.
+    assert (seat_1["p_value"], seat_1["p_holm"], seat_1["significant"]) == (0.0138, 0.1523, False)
+    assert seat_1["verdict"] == ("no significant difference after 4 games, judged with the other figures (alone it "
+                                 "would read: the variant raises the VP of seat 1 by 7.5 ± 4.6)")
+    primary = report["figures"]["vp_per_player"]  # judged alone: the same p, significant
+    assert (primary["p_value"], primary["p_holm"], primary["primary"], primary["significant"]) == \
+        (0.0138, None, True, True)
+    assert report["differ"] == {"figures": 11, "significant": 0, "by_chance_uncorrected": 0.55}
     assert report["figures"]["vp_seat_2"]["interval"] == [0.0, 0.0]
     assert report["verdicts"]["vp_per_player"] == "the variant raises mean VP by 3.8 ± 2.3"
     assert report["verdicts"]["money_per_player"] == "no significant difference after 4 games"
     assert report["figures"]["margin"]["variant"] == 14.75  # 10, 15, 5, 29
     assert report["figures"]["actions_pass"] == {
         "label": "pass actions per game", "variant": 0.0, "base": 0.0, "difference": 0.0, "interval": [0.0, 0.0],
-        "significant": False, "verdict": "no significant difference after 4 games"}
+        "p_value": 1.0, "p_holm": 1.0, "primary": False, "significant": False,
+        "verdict": "no significant difference after 4 games", "variance_removed": None}
     assert list(report["verdicts"]) == ["vp_per_player", "winner_vp", "margin", "money_per_player",
                                         "income_level_per_player", "actions", "decisions"]
     assert report["win_rate_by_seat"]["base"]["1"]["rate"] == 0.875  # 3 wins and a shared one of 4
@@ -187,7 +199,8 @@ def test_the_comparison_json_has_its_shape_and_is_the_same_twice(run) -> None:
     for key in ("vp_seat_1", "vp_seat_2", "vp_per_player", "winner_vp", "margin", "money_per_player",
                 "income_position_per_player", "income_level_per_player", "actions", "decisions", "actions_loan"):
         row = report["figures"][key]
-        assert set(row) == {"label", "variant", "base", "difference", "interval", "significant", "verdict"}
+        assert set(row) == {"label", "variant", "base", "difference", "interval", "p_value", "p_holm", "primary",
+                            "significant", "verdict", "variance_removed"}
         assert row["difference"] == pytest.approx(row["variant"] - row["base"], abs=1e-3)
         assert row["interval"][0] <= row["difference"] <= row["interval"][1]
         assert row["significant"] == (row["interval"][0] > 0 or row["interval"][1] < 0)
@@ -240,7 +253,9 @@ def test_the_comparison_table(run) -> None:
     assert status == 0, err
     assert "what-if against birmingham: 4 paired game(s), seeds 3..6 played with both" in out
     assert "difference (95%)" in out and "VP per player" in out and "loan actions per game" in out
-    assert "verdicts (95%: significant when the interval excludes 0):" in out
+    assert "verdicts: VP per player judged alone (significant when its 95% interval excludes 0); every other " \
+        "figure with Holm's correction over all of them:" in out
+    assert "other figures differ after the correction" in out
     assert out.count("after 4 games") + out.count("the variant ") >= 7  # a verdict per key figure
     assert "seat balance: win rate per seat with its 95% Wilson interval" in out
 
@@ -282,3 +297,51 @@ def test_an_old_file_of_a_comparison_is_refused(run, tmp_path: Path) -> None:
     assert status == 1 and "Traceback" not in err
     assert "holds a comparison saved by an older brass (line 1: brass-simulate/1)" in err
     assert "comparisons now rotate the seats" in err
+
+
+def test_the_p_value_is_five_percent_at_the_edge_of_the_interval() -> None:
+    """A paired difference whose 95% interval just touches 0 has a two-sided p-value of 0.05."""
+    base = [0.0, 0.0, 0.0, 0.0, 0.0]
+    spread = [1.0, -1.0, 2.0, -2.0, 0.0]  # mean 0, s² = 2.5
+    half = t_quantile(0.975, 4) * math.sqrt(2.5 / 5)
+    found = paired_difference([v + half for v in spread], base)
+    assert found.low == pytest.approx(0.0, abs=1e-9) and found.p_value == pytest.approx(0.05, abs=1e-9)
+    # t = 10 / √0.5 = 14.14 with 4 degrees of freedom, where P(|T| < t) = x(3 − x²)/2, x = t / √(t² + 4)
+    t = 10 / math.sqrt(0.5)
+    x = t / math.sqrt(t * t + 4)
+    assert paired_difference([v + 10 for v in spread], base).p_value == pytest.approx(1 - x * (3 - x * x) / 2,
+                                                                                        rel=1e-6)
+
+
+def test_holm_adjusts_from_the_smallest_p_value_up() -> None:
+    """Sorted p 0.01, 0.03, 0.04 of 3 figures: 3·0.01 = 0.03, 2·0.03 = 0.06, max(0.06, 1·0.04) = 0.06."""
+    assert holm({"a": 0.01, "b": 0.04, "c": 0.03}) == pytest.approx({"a": 0.03, "c": 0.06, "b": 0.06})
+    assert holm({"a": 0.5, "b": 0.9}) == {"a": 1.0, "b": 1.0}
+    assert holm({}) == {}
+
+
+def test_pairing_says_how_much_variance_it_removed() -> None:
+    """Games of a seed that move together: most of the variance goes; games that do not: none."""
+    assert variance_removed([10, 20, 30], [11, 21, 31]) == pytest.approx(1.0)
+    assert variance_removed([10, 20, 30], [30, 20, 10]) == pytest.approx(-1.0)  # opposite: worse than independent
+    assert variance_removed([1, 1, 1], [2, 2, 2]) is None
+
+
+def test_a_null_comparison_of_many_figures_declares_one_rarely() -> None:
+    """An A/A test with a fixed generator: 400 comparisons of 12 figures (games drawn from the same
+    distribution for variant and base). One test per figure at 5% declares at least one figure in
+    about 1 − 0.95¹² ≈ 46% of comparisons; Holm keeps it at most 5% (here: counted exactly)."""
+    import random
+
+    rng = random.Random(20261207)
+    any_uncorrected = any_holm = 0
+    for _ in range(400):
+        p_values = {}
+        for figure in range(12):
+            variant = [rng.gauss(0, 1) for _ in range(20)]
+            base = [rng.gauss(0, 1) for _ in range(20)]
+            p_values[str(figure)] = paired_difference(variant, base).p_value or 1.0
+        any_uncorrected += any(p < 0.05 for p in p_values.values())
+        any_holm += any(p < 0.05 for p in holm(p_values).values())
+    assert 0.38 <= any_uncorrected / 400 <= 0.54
+    assert any_holm / 400 <= 0.07

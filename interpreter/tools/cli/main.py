@@ -176,6 +176,9 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--against", metavar="BASE",
                           help="also play the same games (seeds, bots rotated through the seats) with ruleset "
                                "BASE; print each figure's difference with its 95%% interval and a verdict")
+    simulate.add_argument("--primary", metavar="FIGURE",
+                          help="with --against: the figure judged alone at 5%% (default vp_per_player); every "
+                               "other figure is judged with Holm's correction over all of them")
     simulate.add_argument("--jobs", type=int, default=1, metavar="N",
                           help="play in N worker processes (0: one per core); the results do not change")
     simulate.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",

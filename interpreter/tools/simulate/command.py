@@ -19,7 +19,7 @@ from rich.table import Table
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.simulate.compare import compare
+from interpreter.tools.simulate.compare import PRIMARY, compare, figure_keys
 from interpreter.tools.simulate.games import BotSpec, Summary, simulate
 from interpreter.tools.simulate.plot import check_plot_path, write_plot
 from interpreter.tools.simulate.run import bots_argument, progress_bar, run_games, uses_runner
@@ -36,6 +36,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.against is not None:
         base = load_ruleset(args.against)
         _check_players(base, args.players)
+    primary = _primary(args, ruleset, base)
     if uses_runner(args):  # --jobs, --ray, --out: docs/simulate.md
         outcome = run_games(args, ruleset, base, bot)
         if isinstance(outcome, int):
@@ -46,23 +47,36 @@ def run_simulate(args: argparse.Namespace) -> int:
         result = _simulate_with_progress(ruleset, args, bot, rotate)
         against = None if base is None else _simulate_with_progress(base, args, bot, rotate)
     if args.json:
-        print(json.dumps(_json(result, against, args.timings), indent=2, sort_keys=False))
+        print(json.dumps(_json(result, against, args.timings, primary), indent=2, sort_keys=False))
     elif against is None:
         print_simulation(result)
     else:
-        print_comparison(compare(result, against), result)
+        print_comparison(compare(result, against, primary), result)
     if args.plot is not None:
         write_plot(args.plot, result, against)
         print(f"plots written to {args.plot}", file=sys.stderr)
     return 0
 
 
-def _json(result: Summary, against: Summary | None, timings: bool) -> dict[str, Any]:
+def _json(result: Summary, against: Summary | None, timings: bool, primary: str) -> dict[str, Any]:
     data = result.to_dict(timings=timings)
     if against is not None:
         data["against"] = against.to_dict(timings=timings)
-        data["comparison"] = compare(result, against)
+        data["comparison"] = compare(result, against, primary)
     return data
+
+
+def _primary(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None) -> str:
+    """The figure judged first (alone, at 5 %), checked before any game is played."""
+    primary = getattr(args, "primary", None)
+    if primary is None:
+        return PRIMARY
+    if base is None:
+        raise BrassError("--primary names the figure a comparison judges first: it needs --against BASE")
+    known = figure_keys(args.players, list(dict.fromkeys([*ruleset.actions, *base.actions])))
+    if primary not in known:
+        raise BrassError(f"--primary {primary!r} is not a figure of this comparison; figures: {', '.join(known)}")
+    return primary
 
 
 def _check_players(ruleset: Ruleset, players: int) -> None:
@@ -125,11 +139,20 @@ def print_comparison(report: dict[str, Any], variant: Summary) -> None:
     console.print(_figures_table(report))
     console.print("difference: variant minus base, game by game over the same seeds, ± the half-width of "
                   "its 95% interval (paired t)", highlight=False, soft_wrap=True)
-    console.print("\nverdicts (95%: significant when the interval excludes 0):", highlight=False)
+    primary = report["figures"][report["primary"]]["label"]
+    console.print(f"\nverdicts: {primary} judged alone (significant when its 95% interval excludes 0); every "
+                  "other figure with Holm's correction over all of them:", highlight=False, soft_wrap=True)
     for key, text in report["verdicts"].items():
         console.print(f"  {report['figures'][key]['label']}: {text}", highlight=False, soft_wrap=True)
-    console.print("  (at 95%, about 1 figure in 20 looks significant by chance even when nothing changed)",
+    differ = report["differ"]
+    console.print(f"  {differ['significant']} of the {differ['figures']} other figures differ after the correction; "
+                  f"when nothing changed, the chance that any does is at most 5% (one test per figure at 95% "
+                  f"would declare about {differ['by_chance_uncorrected']:g} of them by chance)",
                   highlight=False, soft_wrap=True)
+    removed = report["figures"][report["primary"]]["variance_removed"]
+    if removed is not None:
+        console.print(f"  pairing the games seed by seed removed {removed:.0%} of the variance of the {primary} "
+                      "difference", highlight=False, soft_wrap=True)
     console.print(f"\nseat balance: win rate per seat with its 95% Wilson interval (a win shared by k seats "
                   f"counts 1/k); {_balance_hint(variant)}", highlight=False, soft_wrap=True)
     console.print(_seats_table(report))

@@ -30,6 +30,7 @@ class Difference:
     mean: float
     low: float | None
     high: float | None
+    p_value: float | None = None  # two-sided, of the paired t test of "no difference" (None under two games)
 
     @property
     def significant(self) -> bool:
@@ -56,7 +57,49 @@ def paired_difference(variant: Sequence[float], base: Sequence[float],
         return Difference(count, centre, None, None)
     variance = math.fsum((d - centre) ** 2 for d in differences) / (count - 1)
     half = t_quantile(1 - (1 - confidence) / 2, count - 1) * math.sqrt(variance / count)
-    return Difference(count, centre, centre - half, centre + half)
+    return Difference(count, centre, centre - half, centre + half, t_p_value(centre, variance, count))
+
+
+def t_p_value(centre: float, variance: float, count: int) -> float:
+    """The two-sided p-value of a mean `centre` of `count` values of sample variance `variance`
+    against 0, under Student's t with count - 1 degrees of freedom."""
+    if variance <= 0:
+        return 1.0 if centre == 0 else 0.0
+    t = centre / math.sqrt(variance / count)
+    df = count - 1
+    return incomplete_beta(df / (df + t * t), df / 2, 0.5)  # P(|T| > |t|)
+
+
+def holm(p_values: dict[str, float], alpha: float = 1 - CONFIDENCE) -> dict[str, float]:
+    """Holm's step-down adjusted p-values: a figure differs when its adjusted p-value is below
+    `alpha`, and the chance that any of the figures is declared different when none is stays at
+    most `alpha`, however the figures depend on one another (unlike one test per figure at
+    `alpha`, which with 15 figures declares something in about half the null comparisons)."""
+    ordered = sorted(p_values, key=lambda key: (p_values[key], key))
+    adjusted: dict[str, float] = {}
+    running = 0.0
+    for rank, key in enumerate(ordered):
+        running = max(running, min(1.0, (len(ordered) - rank) * p_values[key]))
+        adjusted[key] = running
+    return adjusted
+
+
+def variance_removed(variant: Sequence[float], base: Sequence[float]) -> float | None:
+    """How much of the variance of a difference pairing removed: 1 - var(variant - base) /
+    (var(variant) + var(base)), the share two independent runs would have had in addition (0:
+    pairing did not help; 1: the two games of a seed moved together exactly). None when the
+    figure does not vary."""
+    if len(variant) < 2:
+        return None
+    independent = _variance(variant) + _variance(base)
+    if independent <= 0:
+        return None
+    return 1 - _variance([a - b for a, b in zip(variant, base, strict=True)]) / independent
+
+
+def _variance(values: Sequence[float]) -> float:
+    centre = mean(values)
+    return math.fsum((v - centre) ** 2 for v in values) / (len(values) - 1)
 
 
 def wilson(wins: float, games: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
