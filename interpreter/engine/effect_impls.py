@@ -131,8 +131,11 @@ def _develop_without_iron(table: Table, env: Env, args: dict[str, Any]) -> None:
         options = [i for i in table.ruleset.industries if _bonus_developable(table, i, chosen.count(i))]
         if not options:
             break
+        excluded = {i: _bonus_exclusion(table, i, chosen.count(i)) for i in table.ruleset.industries
+                    if i not in options}
         chosen.append(table.ask(table.me, f"develop_without_iron/{n}", options,
-                               "Choose an industry whose lowest tile to remove from your mat (free)"))
+                               "Choose an industry whose lowest tile to remove from your mat (free)",
+                               excluded=excluded))
     for industry in chosen:
         table.take_from_mat(table.me, industry)
         table.note("developed", player=table.me.seat, industry=industry, bonus=True)
@@ -144,6 +147,23 @@ def _bonus_developable(table: Table, industry: str, already: int) -> bool:
     used = player.mat_used.get(industry, 0) + already
     stack = table.mat_stack(industry)
     return used < len(stack) and stack[used].develop
+
+
+def _bonus_exclusion(table: Table, industry: str, already: int) -> dict[str, Any]:
+    """Why `industry` is not an answer: no tile of it is left on the mat (the step's own rule), or its
+    lowest tile may not be developed: the rule its tile row in the ruleset cites (`rule:`/`rules:`)."""
+    used = table.me.mat_used.get(industry, 0) + already
+    stack = table.mat_stack(industry)
+    name = table.ruleset.industries[industry].name
+    if used >= len(stack):
+        return {"reason": f"no {name} tile is left on your mat"}
+    level = stack[used].level
+    rows = table.ruleset.data.get("tiles", {}).get(industry, [])
+    row = next((i for i, r in enumerate(rows) if isinstance(r, dict) and r.get("level") == level), None)
+    cited = rows[row].get("rules") or [rows[row].get("rule")] if row is not None else [None]
+    where = table.ruleset.where(("tiles", industry, row, "develop")) if row is not None else ""
+    return {"reason": f"your lowest {name} tile (level {level}) cannot be developed",
+            "rule": cited[0], "where": where}
 
 
 # -- anywhere ----------------------------------------------------------------------------------

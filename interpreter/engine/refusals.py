@@ -187,6 +187,12 @@ class Refusals:
 
     def bad_answer(self, question: dict[str, Any], decision: dict[str, Any]) -> IllegalAction:
         given = decision.get("answer", decision)
+        excluded = question.get("excluded") or {}
+        why = excluded.get(given) if isinstance(given, str) else None
+        if why is not None:  # a value the rules exclude here: cite the rule that excludes it, and why
+            message = f"{given!r} does not answer: {why['reason']} (answers: {question['options']})."
+            return IllegalAction(f"expected an answer to: {question['prompt']}; one of {question['options']}",
+                                 [Failure(why["rule"], message, why["where"])])
         message = f"{given!r} does not answer: {question['prompt']} (answers: {question['options']})."
         return IllegalAction(f"expected an answer to: {question['prompt']}; one of {question['options']}",
                              [Failure(question.get("rule"), message, question.get("where", ""))])

@@ -251,10 +251,12 @@ class Table:
     # == questions inside effects ==================================================================
 
     def ask(self, player: Player, key: str, options: list[Any], prompt: str,
-            rule: str | None = None, where: str = "") -> Any:
+            rule: str | None = None, where: str = "", excluded: dict[str, dict[str, Any]] | None = None) -> Any:
         """The player's choice among `options`: the answer already given, the only option, or a
         `NeedDecision` that stops the effect step before it changed anything. The question cites
-        `rule` (at `where`), by default the running step's `rule:`, when an answer is refused."""
+        `rule` (at `where`), by default the running step's `rule:`, when an answer is refused; an
+        answer in `excluded` (value -> `reason`, and the `rule` and `where` that exclude it, if not the
+        question's) is refused citing its own rule and reason."""
         if key in self.answers:
             return self.answers[key]
         if len(options) == 1:
@@ -262,8 +264,12 @@ class Table:
         step = self.step
         if rule is None and step is not None:
             rule, where = step.rule, str(step.pos) if step.pos else ""
-        raise NeedDecision({"key": key, "player": player.seat, "options": options, "prompt": prompt,
-                            "rule": rule, "where": where})
+        question = {"key": key, "player": player.seat, "options": options, "prompt": prompt,
+                    "rule": rule, "where": where}
+        if excluded:
+            question["excluded"] = {value: {"rule": why.get("rule") or rule, "where": why.get("where") or where,
+                                            "reason": why["reason"]} for value, why in excluded.items()}
+        raise NeedDecision(question)
 
     # == changes the effects make ==================================================================
 

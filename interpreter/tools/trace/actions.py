@@ -59,17 +59,12 @@ def whole_action(game: Game, step: dict[str, Any], mapping: TraceMapping) -> dic
                 "tiles": [{"industry": i} for i in action["removals"]]}
     if kind == "sell":
         barrels = [b for b in step["effects"].get("merchantBarrels", []) if b["barrel"][0] and not b["barrel"][1]]
+        slots = [mapping.slot(sale["location"], sale["slotIndex"]) for sale in action["sales"]]
+        spaces = _barrels_for_sales(game, action["sales"], slots, barrels)
         sales = []
-        for sale in action["sales"]:
-            slot = mapping.slot(sale["location"], sale["slotIndex"])
+        for sale, slot, space in zip(action["sales"], slots, spaces, strict=True):
             merchant = sale["merchant"]
             use = bool(sale.get("useMerchantBeer"))
-            space = None
-            if use:
-                used = next((b for b in barrels if b["merchant"] == merchant), None)
-                if used is not None:
-                    barrels.remove(used)
-                    space = f"{merchant}/{used['tileIndex']}"
             if space is None:
                 tile = game.state.tiles.get(slot)
                 industry = tile.spec.industry if tile else None
@@ -86,6 +81,37 @@ def whole_action(game: Game, step: dict[str, Any], mapping: TraceMapping) -> dic
     if kind == "pass":
         return {"action": "pass", "card": mapping.card(action["cardId"])}
     raise TraceError(f"seq {step['seq']}: unknown action type {kind!r}")
+
+
+def _barrels_for_sales(game: Game, sales: list[dict[str, Any]], slots: list[str],
+                       barrels: list[dict[str, Any]]) -> list[str | None]:
+    """Per sale, the merchant space (`<merchant>/<i>`) whose recorded barrel it drank, or None. The
+    record lists the barrels used without saying which sale took which, so each barrel goes to a sale
+    at its merchant whose space buys the sold industry (a barrel beside a Pottery tile cannot serve a
+    Manufacturer sale); with several such pairings, the first in the record's order."""
+    buys = {m.id: m.buys for m in game.state.merchants}
+    spaces = [f"{b['merchant']}/{b['tileIndex']}" for b in barrels]
+    users = [i for i, sale in enumerate(sales) if sale.get("useMerchantBeer")]
+
+    def fits(index: int, space: str) -> bool:
+        tile = game.state.tiles.get(slots[index])
+        industry = tile.spec.industry if tile else None
+        return space.split("/")[0] == sales[index]["merchant"] and (industry is None or industry in buys.get(space, ()))
+
+    def match(rest: list[int], free: list[str]) -> dict[int, str]:
+        """The pairing of the sales in `rest` with the barrels in `free` that serves the most sales."""
+        if not rest:
+            return {}
+        best = match(rest[1:], free)  # this sale without a recorded barrel: our engine chooses its space
+        for space in free:
+            if fits(rest[0], space):
+                found = {rest[0]: space, **match(rest[1:], [s for s in free if s != space])}
+                if len(found) > len(best):
+                    best = found
+        return best
+
+    chosen = match(users, spaces)
+    return [chosen.get(i) for i in range(len(sales))]
 
 
 def recorded_producers(step: dict[str, Any], mapping: TraceMapping) -> dict[str, Counter[str]]:
@@ -342,12 +368,21 @@ class RoundEndAnswers:
                             "recorded money after": money, "options": options, "rule": question.get("rule")}
             return None
         if len(fits) > 1:  # an era's end removed some of the recorded tiles too: find which the player did
-            fits = [fit for fit in fits if self._leaves_the_recorded_board(seat, fit)] or fits
+            fits = [fit for fit in fits if self._leaves_the_recorded_position(seat, fit)] or fits
         return list(fits[0])
 
-    def _leaves_the_recorded_board(self, seat: int, removals: list[str]) -> bool:
-        """Whether, with `removals` for `seat`, the whole round end leaves `seat` exactly the tiles the
-        trace leaves: tried on a copy of the game before the action, the action applied again."""
+    def _recorded_after(self, seat: int) -> tuple[int, int] | None:
+        """`seat`'s money and VP after the step (and its round end), as recorded."""
+        for index, after in enumerate(self.step.get("after", [])):
+            if self.mapping.player(index) == seat:
+                return after["money"], after["vp"]
+        return None
+
+    def _leaves_the_recorded_position(self, seat: int, removals: list[str]) -> bool:
+        """Whether, with `removals` for `seat`, the whole round end leaves `seat` exactly the tiles, the
+        money and the VP the trace records: tried on a copy of the game before the action, the action
+        applied again. The tiles alone do not settle it at an era's end, where a removed level-1 tile
+        would have gone anyway, but a flipped one kept through the era's scoring scores its VP."""
         if self.before is None or self.action is None:
             return True
         game = self.before.copy()
@@ -357,4 +392,7 @@ class RoundEndAnswers:
             return False
         kept = {slot for slot, tile in self.game.state.tiles.items() if tile.owner.seat == seat}
         kept -= set(self._recorded(seat))
-        return {slot for slot, tile in game.state.tiles.items() if tile.owner.seat == seat} == kept
+        player = game.table.player(seat)
+        recorded = self._recorded_after(seat)
+        return ({slot for slot, tile in game.state.tiles.items() if tile.owner.seat == seat} == kept
+                and (recorded is None or recorded == (player.money, player.vp)))
