@@ -241,7 +241,23 @@ def test_rounds_must_play_exactly_the_deck(tmp_path: Path) -> None:
           rounds_per_era: {2: 10, 3: 9, 4: 9}
         """})
     messages = errors_of(folder)
-    assert_located(messages, "extra.yaml", 2, "9 rounds of the Canal Era use 72 cards", "the deck has 64")
+    assert_located(messages, "extra.yaml", 2, "9 rounds of the Canal Era use 72 cards", "the deck has 64",
+                   "8 rounds would play this deck in every era")
+
+
+def test_a_deck_no_rounds_can_play_is_located_at_the_cards_with_the_sizes_that_fit(tmp_path: Path) -> None:
+    """R-SETUP-12 at 5 players: 7 rounds use 5 * (1 + 6 * 2) + 5 = 70 cards in the Canal Era and 5 * 7 * 2 = 70
+    in the Rail Era; the 4-player counts give 64, which no number of rounds plays (10 cards a round). The
+    error is at the first 5-player card count, not at rounds_per_era."""
+    counts = {cid: card["count"][4] for cid, card in load_ruleset("birmingham").data["cards"].items()}
+    cards = "".join(f"  {cid}: {{count: {{5: {n}}}}}\n" for cid, n in counts.items())
+    folder = variant(tmp_path, {"extra.yaml": "players: [2, 3, 4, 5]\nsetup:\n  rounds_per_era: {5: 7}\n"
+                                              "cards:\n" + cards})
+    messages = errors_of(folder)
+    assert_located(messages, "extra.yaml", 5, "with 5 players, 7 rounds of the Canal Era use 70 cards",
+                   "the deck has 64: no number of rounds plays a deck of 64 cards in every era",
+                   "a 5-player deck of 70 cards (7 rounds) or 60 cards (6 rounds) or 80 cards (8 rounds) would fit")
+    assert not [m for m in messages if "rounds_per_era" in m.split(": ")[0] or "rounds of the Rail" in m]
 
 
 def test_repeat_min_above_max(tmp_path: Path) -> None:

@@ -293,3 +293,97 @@ def test_brass_verify_runs_only_the_scenarios_of_a_rule(capsys: pytest.CaptureFi
     assert out.rstrip().splitlines()[-1] == f"{len(cites)} passed, 0 failed" and len(cites) >= 4
     assert main(["verify", str(ROOT / "scenarios"), "--rule", "R-NOPE"]) == 1
     assert "no scenario in" in capsys.readouterr().err
+
+
+# -- a player who is not deciding (R-TURN-01), and the state between an action's effects and its end --
+
+OUT_OF_TURN = """\
+rules: [R-TURN-01]
+players: 2
+given:
+  round: 2
+  turn_order: [1, 2]
+  current: 1
+  players:
+    2: {money: 10, hand: [stafford, coventry]}
+when:
+  - player: 2
+    action: {action: loan, card: stafford}
+"""
+
+
+def test_a_step_by_a_player_not_deciding_is_a_located_failure_citing_the_turn_rule(tmp_path: Path) -> None:
+    """Without `expect: illegal` the move is the engine's to refuse (R-TURN-01): a failure at the step
+    with the refusal and its rule, never a crash of the runner; the state is left as it was."""
+    scenario = load_scenario(write(tmp_path, OUT_OF_TURN), display="s.yaml")
+    result = run_scenario(scenario)
+    assert [str(f).splitlines()[0] for f in result.failures] == [
+        "s.yaml:10:5: step 1 (action {action: loan, card: stafford}) was refused: player 1 decides now, not player 2"]
+    assert "[R-TURN-01] It is player 1's turn to act, not player 2's." in result.failures[0].detail
+    expected = OUT_OF_TURN + ("    expect: illegal\n    reasons: [R-TURN-01]\n"
+                              "then: [money(2) == 10, hand_size(player(2)) == 2]\n")
+    assert run_scenario(load_scenario(write(tmp_path, expected, "e.yaml"))).passed
+
+
+def test_a_step_by_a_seat_the_game_does_not_have_is_a_located_error(tmp_path: Path) -> None:
+    path = write(tmp_path, OUT_OF_TURN.replace("  - player: 2", "  - player: 7") + "    expect: illegal\n")
+    assert errors_of(path) == ["s.yaml:10:13: unknown player 7: this game has seats 1 to 2"]
+
+
+AFTER_EFFECTS = """\
+rules: [R-TURN-08]
+players: 2
+given:
+  round: 2
+  turn_order: [1, 2]
+  current: 1
+  players:
+    1: {money: 10, hand: [dudley, birmingham, coventry, stafford, walsall, birmingham, dudley, coventry]}
+  deck: 10
+when:
+  - {player: 1, action: {action: loan, card: dudley}}
+  - player: 1
+    action: {action: pass, card: birmingham}
+    after_effects: [hand_size(player(1)) == 6, actions_left == 1, deck_size == 10]
+    then: [hand_size(player(1)) == 8, deck_size == 8, to_act == player(2)]
+"""
+
+
+def test_after_effects_sees_the_hand_before_the_end_of_turn_refill(tmp_path: Path) -> None:
+    """R-TURN-08: after the turn's second action the hand holds 8 − 2 = 6 cards until it is refilled to 8."""
+    assert run_scenario(load_scenario(write(tmp_path, AFTER_EFFECTS))).passed
+    failing = load_scenario(write(tmp_path, AFTER_EFFECTS.replace("== 6,", "== 8,"), "f.yaml"), display="f.yaml")
+    result = run_scenario(failing)
+    assert [str(f).splitlines()[:2] for f in result.failures] == [
+        ["f.yaml:14:21: assertion failed: hand_size(player(1)) == 8", "    hand_size(player(1)) = 6"]]
+
+
+def test_after_effects_of_a_step_that_ends_no_action_is_a_failure(tmp_path: Path) -> None:
+    text = AFTER_EFFECTS.replace("action: {action: pass, card: birmingham}", "decision: {action: pass}")
+    result = run_scenario(load_scenario(write(tmp_path, text), display="s.yaml"))
+    assert [str(f) for f in result.failures] == [
+        "s.yaml:14:21: step 2 (decision {action: pass}) ended no action: its after_effects were never checked "
+        "(they are checked when an action's effects are done)"]
+
+
+def test_after_effects_on_a_step_expected_to_be_refused_is_a_located_error(tmp_path: Path) -> None:
+    text = AFTER_EFFECTS.replace("    then: [hand_size", "    expect: illegal\n    then: [hand_size")
+    assert errors_of(write(tmp_path, text)) == [
+        "s.yaml:14:5: a step expected to be refused runs no effects: after_effects needs an accepted step"]
+
+
+def test_watching_action_ends_changes_nothing_and_skips_the_search_trials() -> None:
+    """The hook is a window: the same game with and without it, called once per action taken (not for
+    the whole-action search's trial runs, which run effects too)."""
+    ruleset = load_ruleset("birmingham")
+    plain, watched = Game.new(ruleset, players=2, seed=3), Game.new(ruleset, players=2, seed=3)
+    hands: list[int] = []
+    with watched.watching_action_ends(lambda: hands.append(len(watched.table.me.hand))):
+        for _ in range(4):
+            action = plain.whole_actions()[0]
+            assert watched.whole_actions()[0] == action  # the search's trials run effects: not action ends
+            plain.apply(action)
+            watched.apply(action)
+    assert plain.to_json() == watched.to_json()
+    # R-TURN-03: 1 action each in the first round; then 8 − 1 and 8 − 2 before the refill (R-TURN-08)
+    assert hands == [7, 7, 7, 6]

@@ -43,6 +43,9 @@ class Flow:
         self.table = table
         self.tasks: deque[Task] = deque()
         self.question: dict[str, Any] | None = None  # the open question of the step now running
+        # Told the kind of each bookkeeping task just before it runs (`after_action`: an action's
+        # effects are done, its end-of-turn steps not yet): a reader's hook, it may not change the state.
+        self.watch: Callable[[str], None] | None = None
         self._handlers: dict[str, Callable[[], None]] = {
             "part_done": part_done, "after_action": self._after_action, "after_round": self._after_round,
             "after_era": self._after_era, "finish": self._finish,
@@ -62,6 +65,8 @@ class Flow:
                 if kind == "step":
                     self._run_step(*payload)
                 else:
+                    if self.watch is not None:
+                        self.watch(kind)
                     self._handlers[kind]()
             except NeedDecision as need:
                 self.question = need.question

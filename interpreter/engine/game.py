@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from interpreter.engine.decisions import DecisionEngine, Pending
@@ -189,6 +190,25 @@ class Game:
             saved.restore(self._table.state)
             self._protocol.rollback(checkpoint)
             raise
+
+    @contextmanager
+    def watching_action_ends(self, callback: Callable[[], None]) -> Iterator[None]:
+        """Within the block, call `callback()` each time an action's effects are done and its
+        end-of-action steps (`after_action`: one action fewer left, at the turn's end the hand
+        refilled, R-TURN-08 in Birmingham, and the next player) have not run yet: the state a
+        player sees between them. Trial runs of the whole-action search do not call it. The
+        callback only reads the game: it is a window, and the game plays exactly as without it."""
+        flow = self._protocol.flow
+
+        def watch(kind: str) -> None:
+            if kind == "after_action":
+                callback()
+
+        outer, flow.watch = flow.watch, watch
+        try:
+            yield
+        finally:
+            flow.watch = outer
 
     def view(self, seat: int) -> SeatView:
         """What player `seat` sees of this game: what a bot is given (see `view.py`)."""

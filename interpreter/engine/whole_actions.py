@@ -171,6 +171,7 @@ class WholeActionSearch:
         snapshot, checkpoint = Snapshot(table.state), protocol.checkpoint()
         saved = _copy_pending(pending)
         actor = table.me.seat
+        watch, protocol.flow.watch = protocol.flow.watch, None  # a trial, not a moment of the game
         try:
             self._bind_all(part, choices)
             try:
@@ -188,6 +189,7 @@ class WholeActionSearch:
             protocol.rollback(checkpoint)
             _put_back(pending, saved)  # the same object: a caller (the protocol) may hold it
             protocol.pending = pending
+            protocol.flow.watch = watch
 
     # -- checks over the whole action (`requires_whole`) --------------------------------------------
 

@@ -312,7 +312,11 @@ class CrossChecker:
                                                              f"is more than its max {repeat['max']}")
 
     def check_card_arithmetic(self) -> None:
-        """Each era's rounds must play exactly the deck (R-SETUP-12): the era ends when the cards run out."""
+        """Each era's rounds must play exactly the deck (R-SETUP-12): the era ends when the cards run out.
+
+        When some number of rounds would play this deck, the rounds are what is wrong and the error is
+        at `rounds_per_era`; when none would (a new player count whose cards were counted anew), the
+        deck is, and the error is at the cards, with the deck sizes that would fit."""
         setup = self.data["setup"]
         for players in self.data["players"]:
             deck = sum(card["count"].get(players, 0) for card in self.data["cards"].values())
@@ -320,14 +324,50 @@ class CrossChecker:
             if rounds is None:
                 continue
             for n, era in enumerate(self.data["eras"]):
+                played = self._cards_played(players, rounds, n)
+                if played == deck:
+                    continue
                 turns = era.get("first_round_actions", era["actions_per_turn"]) + (rounds - 1) * era["actions_per_turn"]
                 face_down = setup["face_down_discards"] * players if n == 0 else 0
-                played = turns * players + face_down
-                if played != deck:
+                text = (f"with {players} players, {rounds} rounds of the {era['name']} use {played} cards "
+                        f"({turns} actions each{f' + {face_down} face down' if face_down else ''}), "
+                        f"but the deck has {deck}")
+                fitting = [r for r in range(1, deck + 1) if self._plays_all_eras(players, r, deck)]
+                if fitting:
                     self.error(("setup", "rounds_per_era", players),
-                               f"with {players} players, {rounds} rounds of the {era['name']} use {played} cards "
-                               f"({turns} actions each{f' + {face_down} face down' if face_down else ''}), "
-                               f"but the deck has {deck}")
+                               f"{text}; {fitting[0]} rounds would play this deck in every era")
+                else:
+                    self.error(self._deck_path(players), f"{text}: no number of rounds plays a deck of {deck} "
+                                                         f"cards in every era; {self._fitting_decks(players, rounds)}")
+                break  # one error per player count: the other eras say the same
+
+    def _cards_played(self, players: int, rounds: int, era_index: int) -> int:
+        """Cards an era of `rounds` rounds takes from the deck and hands at this player count."""
+        era = self.data["eras"][era_index]
+        turns = era.get("first_round_actions", era["actions_per_turn"]) + (rounds - 1) * era["actions_per_turn"]
+        face_down = self.data["setup"]["face_down_discards"] * players if era_index == 0 else 0
+        return int(turns * players + face_down)
+
+    def _plays_all_eras(self, players: int, rounds: int, deck: int) -> bool:
+        return all(self._cards_played(players, rounds, n) == deck for n in range(len(self.data["eras"])))
+
+    def _fitting_decks(self, players: int, rounds: int) -> str:
+        """The deck sizes that the given rounds, or one round fewer or more, play in every era."""
+        fits = []
+        for r in (rounds, rounds - 1, rounds + 1):
+            sizes = {self._cards_played(players, r, n) for n in range(len(self.data["eras"]))}
+            if r >= 1 and len(sizes) == 1:
+                fits.append(f"{sizes.pop()} cards ({r} rounds)")
+        if not fits:
+            return "the eras take different numbers of cards whatever the rounds: see their actions per turn"
+        return f"a {players}-player deck of {' or '.join(fits)} would fit"
+
+    def _deck_path(self, players: int) -> Path:
+        """The count of the first card dealt at this player count: where its deck is written."""
+        for cid, card in self.data["cards"].items():
+            if card["count"].get(players):
+                return ("cards", cid, "count", players)
+        return ("cards",)
 
     def check_totals(self) -> None:
         """Counts that add up over whole tables stay within MAX_TOTAL: a game holds one object per

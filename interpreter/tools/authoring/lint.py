@@ -17,6 +17,7 @@ The codes (docs/lint.md):
     W106  a text names an amount (£N) that is not the data's
     W107  a text names a place or an industry that this ruleset does not have
     W108  a precondition that names no `rule:`, so its refusal cites no rule
+    W109  a condition naming eras, in a ruleset with an era no condition names
 
 `brass check --strict` runs the same checks and counts every warning as an error.
 """
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.ruleset.model import Requirement, Ruleset
+from interpreter.tools.authoring.lint_eras import era_findings
 from interpreter.tools.authoring.lint_findings import Finding, at
 from interpreter.tools.authoring.lint_texts import text_findings
 from interpreter.tools.authoring.lint_words import found_in, word_findings
@@ -43,6 +45,7 @@ CODES = {
     "W106": "a text's amount differs from the data",
     "W107": "a text names what the ruleset lacks",
     "W108": "a precondition citing no rule",
+    "W109": "an era no era condition names",
 }
 
 
@@ -50,7 +53,7 @@ def lint(ruleset: Ruleset, scenarios: Sequence[Path] | None = None) -> list[Find
     """Every warning about a loaded ruleset, in file, line and column order. `scenarios` are the
     folders searched for scenarios citing a rule (default: the one next to the rulesets)."""
     found = [*_tile_gaps(ruleset), *_unlinked(ruleset), *_unbuildable(ruleset), *word_findings(ruleset),
-             *text_findings(ruleset, scenarios), *_uncited_requirements(ruleset)]
+             *text_findings(ruleset, scenarios), *_uncited_requirements(ruleset), *era_findings(ruleset)]
     return sorted(dict.fromkeys(found), key=_order)
 
 

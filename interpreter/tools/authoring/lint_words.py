@@ -19,7 +19,7 @@ from brass_dsl.types import STR
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.authoring.lint_findings import Finding
 
-__all__ = ["compiled_expressions", "word_findings"]
+__all__ = ["compiled_expressions", "tree_nodes", "word_findings"]
 
 _COMPARISONS = ("==", "!=")
 _MEMBERSHIP = ("in", "not in")
@@ -64,6 +64,13 @@ def _in_tree(expression: CompiledExpression, node: typed.Typed) -> Iterator[Find
         yield from _compared(expression, node)
     for child in _children(node):
         yield from _in_tree(expression, child)
+
+
+def tree_nodes(node: typed.Typed) -> Iterator[typed.Typed]:
+    """The node and every node below it, parents first."""
+    yield node
+    for child in _children(node):
+        yield from tree_nodes(child)
 
 
 def _children(node: typed.Typed) -> Iterator[typed.Typed]:

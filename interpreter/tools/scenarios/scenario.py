@@ -13,7 +13,6 @@ described in docs/scenarios.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset, resolve_ru
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document, kind_name, load_yaml_file
 from interpreter.tools.files.guards import ENGINE_SLIPS, slip_text
+from interpreter.tools.scenarios.cards import with_card_ids
 from interpreter.tools.scenarios.vocabulary import assertion_env, scenario_registry
 
 __all__ = [
@@ -45,9 +45,8 @@ __all__ = [
 ]
 
 TOP_KEYS = ("description", "ruleset", "players", "seed", "rules", "given", "when", "then")
-STEP_KEYS = ("player", "action", "decision", "expect", "reasons", "message", "then")
+STEP_KEYS = ("player", "action", "decision", "expect", "reasons", "message", "after_effects", "then")
 COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"}
-ANY_CARD = "any"  # a step's card that does not matter: any card of the hand
 
 
 class ScenarioError(RulesetError):
@@ -65,6 +64,8 @@ class Step:
     reasons: list[str]
     message: str | None
     then: list[Assertion] = field(default_factory=list)  # checked right after the step
+    # checked when the step's action has run its effects, before its end-of-action steps (refill, next player)
+    after_effects: list[Assertion] = field(default_factory=list)
 
 
 @dataclass
@@ -233,7 +234,7 @@ class _Loader:
             rules, marks, steps, then = [], {}, [], []
         else:
             rules, marks = self.rules(data.get("rules"), ruleset)
-            steps = self.steps(data.get("when"), ruleset)
+            steps = self.steps(data.get("when"), ruleset, players)
             then = self.assertions(data.get("then"), ruleset)
         self.fail()
         scenario = Scenario(self.path, self.display, ruleset, players, seed, rules, marks, given, self.doc, steps,
@@ -279,7 +280,7 @@ class _Loader:
             marks[rule] = self.pos(("rules", n))
         return found, marks
 
-    def steps(self, value: Any, ruleset: Ruleset) -> list[Step]:
+    def steps(self, value: Any, ruleset: Ruleset, players: int) -> list[Step]:
         if value is None:
             return []
         items = [value] if isinstance(value, dict) else value
@@ -290,12 +291,12 @@ class _Loader:
         steps = []
         for n, item in enumerate(items):
             at = root if isinstance(value, dict) else root + (n,)
-            step = self.step(item, at, n, ruleset)
+            step = self.step(item, at, n, ruleset, players)
             if step is not None:
                 steps.append(step)
         return steps
 
-    def step(self, item: Any, at: tuple[Any, ...], n: int, ruleset: Ruleset) -> Step | None:
+    def step(self, item: Any, at: tuple[Any, ...], n: int, ruleset: Ruleset, players: int) -> Step | None:
         if not isinstance(item, dict):
             self.error(at, f"a step is a mapping like {{player: 1, action: {example_move(ruleset)}}}, "
                            f"not {kind_name(item)}")
@@ -321,6 +322,8 @@ class _Loader:
         player = item.get("player")
         if player is not None and (isinstance(player, bool) or not isinstance(player, int) or player < 1):
             self.error(at + ("player",), f"player is a seat number (1, 2, …), not {player!r}")
+        elif player is not None and player > players:  # no seat to move for: a slip of the file, not a refusal
+            self.error(at + ("player",), f"unknown player {player}: this game has seats 1 to {players}")
         expect = item.get("expect", "legal")
         if expect not in ("legal", "illegal"):
             self.error(at + ("expect",), f"expect must be 'legal' or 'illegal', not {expect!r}")
@@ -339,15 +342,19 @@ class _Loader:
             self.error(at + ("reasons",) if reasons else at + ("message",),
                        "reasons and message describe a refusal: add 'expect: illegal'")
         then = self.assertions(item.get("then"), ruleset, at + ("then",))
+        after_effects = self.assertions(item.get("after_effects"), ruleset, at + ("after_effects",))
+        if "after_effects" in item and expect == "illegal":
+            self.error(at + ("after_effects",), "a step expected to be refused runs no effects: "
+                                                "after_effects needs an accepted step", key=True)
         return Step(n + 1, self.pos(at), player, move, kind == "action", expect == "illegal", list(reasons), message,
-                    then)
+                    then, after_effects)
 
     def assertions(self, value: Any, ruleset: Ruleset, root: tuple[Any, ...] = ("then",)) -> list[Assertion]:
         if value is None:
             return []
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list):
-            self.error(root, f"then must be a list of assertions, not {kind_name(value)}")
+            self.error(root, f"{root[-1]} must be a list of assertions, not {kind_name(value)}")
             return []
         registry = scenario_registry(ruleset)
         found = []
@@ -431,11 +438,11 @@ def run_scenario(scenario: Scenario, check: bool = False) -> Result:
         result.failures.append(problem)
         return result
     for step in scenario.steps:
-        problem = _run_step(game, step)
-        if problem is None and check:
-            problem = _invariants(game, step.pos, f"step {step.n}")
-        if problem is not None:
-            result.failures.append(problem)
+        problems = _run_step(game, step)
+        if not problems and check and (broken := _invariants(game, step.pos, f"step {step.n}")):
+            problems = [broken]
+        if problems:
+            result.failures.extend(problems)
             return result  # later steps and assertions would only report the consequences
         result.failures.extend(p for p in (_check(game, a) for a in step.then) if p is not None)
         if result.failures:
@@ -456,30 +463,48 @@ def _invariants(game: Game, pos: SourcePos, after: str) -> Problem | None:
     return Problem(pos, f"invariant broken after {after} (engine bug)", _indent("\n".join(broken)))
 
 
-def _run_step(game: Game, step: Step) -> Problem | None:
+def _run_step(game: Game, step: Step) -> list[Problem]:
+    """The step's failures: refused or accepted against expectation, or its `after_effects` failing."""
     what = f"step {step.n} ({'action' if step.whole else 'decision'} {_show_move(step.move)})"
+    seen: list[list[Problem]] = []  # the after_effects failures at each end of an action within the step
+
+    def after_effects() -> None:
+        seen.append([p for p in (_check(game, a) for a in step.after_effects) if p is not None])
+
     try:
-        return _take_step(game, step, what)
+        if not step.after_effects:
+            problem = _take_step(game, step, what)
+        else:
+            with game.watching_action_ends(after_effects):
+                problem = _take_step(game, step, what)
     except ENGINE_SLIPS as error:  # the engine failed where it should refuse: this step fails, not the run
-        return Problem(step.pos, f"{what} could not be judged: the engine failed with {slip_text(error)} "
-                                 f"(a bug of the engine, which should refuse it with reasons)")
+        return [Problem(step.pos, f"{what} could not be judged: the engine failed with {slip_text(error)} "
+                                  f"(a bug of the engine, which should refuse it with reasons)")]
+    if problem is not None:
+        return [problem]
+    if step.after_effects and not seen:
+        return [Problem(step.after_effects[0].pos, f"{what} ended no action: its after_effects were never "
+                                                   "checked (they are checked when an action's effects are done)")]
+    return seen[-1] if seen else []
 
 
 def _take_step(game: Game, step: Step, what: str) -> Problem | None:
     if game.is_over and not step.illegal:
         return Problem(step.pos, f"{what}: the game is already over")
-    if step.player is not None and not game.is_over and step.player != game.deciding_seat and not step.illegal:
-        return Problem(step.pos, f"{what}: it is player {game.deciding_seat}'s decision, not player {step.player}'s")
-    move = with_card_ids(game, game.table.player(step.player or game.deciding_seat), step.move)
+    # once the game is over nobody decides (deciding_seat would refuse): cards are read from seat 1's hand
+    deciding = None if game.is_over else game.deciding_seat
+    move = with_card_ids(game, game.table.player(step.player or deciding or 1), step.move)
     if not step.illegal:
         try:
             game.apply(move, seat=step.player)
-        except IllegalAction as error:
-            return Problem(step.pos, f"{what} was refused", _indent(str(error)))
+        except IllegalAction as error:  # out of turn too: the engine refuses it with the turn rule (R-TURN-01)
+            why = "" if step.player in (None, deciding) else \
+                f": player {deciding} decides now, not player {step.player}"
+            return Problem(step.pos, f"{what} was refused{why}", _indent(str(error)))
         return None
     before = game.to_json()
     # explain judges the move of the player to move: a move out of turn is left to apply to refuse
-    in_turn = step.player is None or game.is_over or step.player == game.deciding_seat
+    in_turn = step.player is None or game.is_over or step.player == deciding
     failures = list(game.explain(move)["failures"]) if step.whole and in_turn else []
     try:
         game.apply(move, seat=step.player)  # a move out of turn is the engine's to refuse (R-TURN-01)
@@ -501,56 +526,6 @@ def _take_step(game: Game, step: Step, what: str) -> Problem | None:
         if not any(step.message in m for m in messages):
             return Problem(step.pos, f"{what} was refused, but no reason says {step.message!r}", shown)
     return None
-
-
-def _card_params(game: Game) -> set[str]:
-    names: set[str] = set()
-    for action in game.ruleset.actions.values():
-        parts = [action.part] + ([action.repeat.part] if action.repeat else [])
-        names.update(p.name for part in parts for p in part.params if p.type == "card")
-    return names
-
-
-def with_card_ids(game: Game, player: Player, move: dict[str, Any]) -> dict[str, Any]:
-    """Cards may be written by face (`card: birmingham`): each becomes the id of a different card
-    of that face in the player's hand (left as written when there is none: the engine refuses it).
-    `card: any` is a card of the hand that the step does not otherwise use, the first in hand
-    order: for steps whose card does not matter (many passes), so that the scenario does not
-    depend on the shuffle."""
-    names = _card_params(game)
-    ids = {c.id for c in player.hand}
-    used: set[str] = {v for k, v in move.items() if k in names and isinstance(v, str) and v in ids}
-
-    def take(value: Any, fits: Callable[[Card], bool]) -> Any:
-        for card in player.hand:
-            if card.id not in used and fits(card):
-                used.add(card.id)
-                return card.id
-        return value
-
-    def by_face(value: Any) -> Any:
-        if not isinstance(value, str) or value in ids or value == ANY_CARD:
-            return value
-        return take(value, lambda card: card.face == value)
-
-    def by_any(value: Any) -> Any:
-        return take(value, lambda card: True) if value == ANY_CARD else value
-
-    faces_done = _map_cards(move, names, by_face)  # faces first, so that `any` takes a card no face claimed
-    return _map_cards(faces_done, names, by_any)
-
-
-def _map_cards(move: dict[str, Any], names: set[str], convert: Callable[[Any], Any]) -> dict[str, Any]:
-    """The move with `convert` applied to each card choice, also inside repeated parts (lists of mappings)."""
-    out = {}
-    for key, value in move.items():
-        if key in names:
-            out[key] = convert(value)
-        elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
-            out[key] = [{k: convert(v) if k in names else v for k, v in item.items()} for item in value]
-        else:
-            out[key] = value
-    return out
 
 
 def _check(game: Game, assertion: Assertion) -> Problem | None:
