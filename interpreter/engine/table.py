@@ -124,6 +124,10 @@ class Table:
     def income_level(self, player: Player) -> int:
         return self.ruleset.income.level_at(player.income_position)
 
+    def turn_place(self, player: Player) -> int:
+        """1 for the first player of the current turn order, 2 for the next, …"""
+        return self.state.turn_order.index(player.seat) + 1
+
     def tiles_at(self, location: str) -> list[PlacedTile]:
         tiles = self.state.tiles
         return [tiles[s.id] for s in self.ruleset.locations[location].slots if s.id in tiles]
