@@ -217,3 +217,13 @@ def test_the_schemas_stay_small_enough_for_an_editor() -> None:
     from interpreter.tools.authoring.command import schema_text
 
     assert len(schema_text(False)) < 500_000 and len(schema_text(True)) < 1_000_000
+
+
+def test_a_variant_may_name_one_of_several_steps_with_at(validators: dict[bool, Any]) -> None:
+    """`$at` (docs/extends.md): the third of Scout's three `discard` steps, and the second removed."""
+    partial = {"extends": "birmingham", "actions": {"scout": {"effects": {"$patch": {
+        "key": "$name", "set": [{"discard": "second_card", "$at": 3}],
+        "remove": [{"$name": "discard", "$at": 2}]}}}}}
+    assert list(validators[True].iter_errors(partial)) == []
+    partial["actions"]["scout"]["effects"]["$patch"]["set"][0]["$at"] = 0  # type: ignore[index]
+    assert list(validators[True].iter_errors(partial)) != []

@@ -311,6 +311,11 @@ def _refill_merchant_beer(table: Table, env: Env, args: dict[str, Any]) -> None:
     table.note(f"merchant {_barrel(table)} refilled")
 
 
+@effect("deal_merchants")
+def _deal_merchants(table: Table, env: Env, args: dict[str, Any]) -> None:
+    table.deal_merchants()
+
+
 def _barrel(table: Table) -> str:
     """The log's word for a merchant's barrel: the id of the resource it holds (`merchant beer`,
     as saved games have always written it), or `barrel` in a ruleset whose merchants hold none."""

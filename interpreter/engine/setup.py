@@ -76,6 +76,12 @@ def new_state(ruleset: Ruleset, players: int, seed: int, cards: dict[str, Card])
 
 def _merchants(ruleset: Ruleset, players: int, rng: Rng) -> list[MerchantSpace]:
     """Shuffle this player count's merchant tiles onto the spaces in use (R-SETUP-04/05)."""
+    return deal_merchant_tiles(ruleset, players, rng)
+
+
+def deal_merchant_tiles(ruleset: Ruleset, players: int, rng: Rng) -> list[MerchantSpace]:
+    """This player count's merchant tiles shuffled with `rng` and dealt onto the spaces in use, a
+    barrel beside each tile that buys something: at setup, and again by the `deal_merchants` effect."""
     tiles = [t.id for t in ruleset.merchant_tiles.values() for _ in range(t.count.get(players, 0))]
     rng.shuffle(tiles)
     spaces = []

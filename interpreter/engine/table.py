@@ -23,6 +23,7 @@ from brass_dsl import Env
 from interpreter.engine.named_sources import NamedSources
 from interpreter.engine.network import LinkNetwork
 from interpreter.engine.rng import Rng
+from interpreter.engine.setup import deal_merchant_tiles
 from interpreter.engine.sourcing import Sourcing
 from interpreter.engine.state import Card, GameState, MerchantSpace, PlacedTile, Player, copy_state
 from interpreter.engine.values import describe
@@ -122,6 +123,10 @@ class Table:
 
     def income_level(self, player: Player) -> int:
         return self.ruleset.income.level_at(player.income_position)
+
+    def turn_place(self, player: Player) -> int:
+        """1 for the first player of the current turn order, 2 for the next, …"""
+        return self.state.turn_order.index(player.seat) + 1
 
     def tiles_at(self, location: str) -> list[PlacedTile]:
         tiles = self.state.tiles
@@ -313,6 +318,16 @@ class Table:
         rng.shuffle(pile)
         self.state.rng_state = rng.state
         self.note("reshuffled", stack=stack_id, tiles=len(pile))
+
+    def deal_merchants(self) -> None:
+        """The merchant tiles of this player count are gathered, shuffled with the game's own
+        generator and dealt onto the spaces in use, as at setup; the barrels go with the new tiles."""
+        rng = Rng(self.state.rng_state)
+        dealt = deal_merchant_tiles(self.ruleset, len(self.state.players), rng)
+        self.state.rng_state = rng.state
+        for space, new in zip(self.state.merchants, dealt, strict=True):  # the same space objects: a
+            space.tile, space.buys, space.has_beer = new.tile, new.buys, new.has_beer  # held one stays valid
+        self.note("merchants dealt", merchants={m.id: m.tile for m in self.state.merchants})
 
     def flip(self, tile: PlacedTile) -> None:
         if tile.flipped:

@@ -125,6 +125,10 @@ EFFECTS: dict[str, EffectSpec] = {e.name: e for e in (
             "a shortfall is covered by removing tiles of the player's choice, then by VP. "
             "Skipped after the last round of the game.", {ROUND},
             rules=("R-INC-02", "R-INC-03", "R-SHORT-01", "R-SHORT-02", "R-SHORT-03")),
+    _effect("deal_merchants", "Gather the merchant tiles of this player count, shuffle them with the game's own "
+            "generator and deal them onto the merchant spaces in use, as at setup: each tile that buys "
+            "something comes with a barrel, a blank tile with none.", {ROUND, ERA},
+            rules=("R-SETUP-04", "R-SETUP-05")),
     # -- end of an era ---------------------------------------------------------------
     _effect("score_links", "Each player scores every one of their links: for each location the link touches, "
             "`value` VP (by default 1 VP per link icon there: flipped tiles of any owner, printed merchant icons, "

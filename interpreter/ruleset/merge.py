@@ -10,7 +10,8 @@ the rules written in docs/extends.md:
 3. `$remove: [keys]` deletes entries of the base mapping first;
 4. `{$replace: VALUE}` replaces a mapping instead of merging into it;
 5. `{$patch: {key, set, remove, append}}` edits a base list of mappings by key
-   (`key: $name`: a list of steps, each a name or a one-key mapping {name: arguments}).
+   (`key: $name`: a list of steps, each a name or a one-key mapping {name: arguments});
+   `$at: N` in a `set` or `remove` entry names the Nth of several entries with the same key.
 
 Every merged value keeps the position of the document that supplied it, so an
 error in an inherited value names the base file and an error in an overridden
@@ -43,6 +44,7 @@ REMOVE, REPLACE, PATCH = "$remove", "$replace", "$patch"
 DIRECTIVES = (REMOVE, REPLACE, PATCH)
 PATCH_FIELDS = ("key", "set", "remove", "append")
 BY_NAME = "$name"  # `$patch` key of a list of steps: `name` or `{name: arguments}`, named by `name`
+AT = "$at"  # in a `$patch` set/remove entry: which of several base entries with the same key (1 = first)
 _DIRECTIVES_TEXT = "the directives are $remove, $replace and $patch"
 _MISSING: Any = object()
 # A variant of a variant of … : 16 steps of `extends` (Birmingham's variants use one). Each
@@ -386,14 +388,16 @@ class _Patch:
             src, dst = self.bpath + (position,), self.dst + (len(result),)
             if position in updates:
                 cpos = self.spath + ("set", updates[position])
-                result.append(self.m.merge(src, entry, cpos, self.spec["set"][updates[position]], dst))
+                written = _without_at(self.spec["set"][updates[position]])
+                result.append(self.m.merge(src, entry, cpos, written, dst))
             else:
                 result.append(self.m.copy(self.m.base, src, dst, entry))
         self.append(result)
         return result
 
-    def find(self, value: Any, where: tuple) -> int | None:
-        """The base position of the entry whose field equals `value`, or None."""
+    def find(self, value: Any, where: tuple, at: Any = None, at_where: tuple = ()) -> int | None:
+        """The base position of the entry whose field equals `value` (the `at`-th of them when
+        `at` is given: `$at`, 1 = the first in base order), or None after reporting why not."""
         if not isinstance(value, Hashable) or value not in self.index:
             known = [k for k in self.index if isinstance(k, str)]
             hint = _did_you_mean(value, known) if isinstance(value, str) else ""
@@ -401,34 +405,59 @@ class _Patch:
             self.m.error(where, f"the base has no {what} {_show(value)}{hint}")
             return None
         positions = self.index[value]
-        if len(positions) > 1:
-            what = "steps" if self.field == BY_NAME else f"entries with {self.field}"
-            message = f"the base has {len(positions)} {what} {_show(value)}; cannot tell which one"
-            self.m.error(where, message)
+        what = "steps" if self.field == BY_NAME else f"entries with {self.field}"
+        if at is None:
+            if len(positions) > 1:
+                message = (f"the base has {len(positions)} {what} {_show(value)}; cannot tell which one "
+                           f"(name one with {AT}: 1 to {len(positions)})")
+                self.m.error(where, message)
+                return None
+            return positions[0]
+        if isinstance(at, bool) or not isinstance(at, int) or at < 1:
+            self.m.error(at_where, f"{AT} must be a whole number from 1 (the first entry with that "
+                                   f"{'name' if self.field == BY_NAME else self.field}), not {_show(at)}")
             return None
-        return positions[0]
+        if at > len(positions):
+            count = f"{len(positions)} {what}" if len(positions) > 1 else f"one {what[:-1]}"
+            self.m.error(at_where, f"the base has {count} {_show(value)}; {AT}: {at} names none of them")
+            return None
+        return positions[at - 1]
 
     def removals(self) -> set[int]:
         removed: set[int] = set()
         for number, value in enumerate(self.spec.get("remove", [])):
-            position = self.find(value, self.spath + ("remove", number))
+            where = self.spath + ("remove", number)
+            position = self.find_removed(value, where)
             if position in removed:
-                self.m.error(self.spath + ("remove", number), f"{_show(value)} is removed twice")
+                self.m.error(where, f"{_show(self.removed_name(value))} is removed twice")
             elif position is not None:
                 removed.add(position)
         return removed
+
+    def find_removed(self, value: Any, where: tuple) -> int | None:
+        """A `remove` entry: a FIELD value, or `{FIELD: value, $at: N}` for the Nth of several
+        (FIELD is the `key`, `$name` included)."""
+        if not isinstance(value, dict):
+            return self.find(value, where)
+        if self.field not in value or not set(value) <= {self.field, AT}:
+            self.m.error(where, f"a 'remove' entry is a {self.field} value or {{{self.field}: VALUE, {AT}: N}}")
+            return None
+        return self.find(value[self.field], where + (self.field,), value.get(AT), where + (AT,))
+
+    def removed_name(self, value: Any) -> Any:
+        return value.get(self.field) if isinstance(value, dict) else value
 
     def updates(self, removed: set[int]) -> dict[int, int]:
         """Base position -> number of the `set` entry that merges into it."""
         updates: dict[int, int] = {}
         for number, entry in enumerate(self.spec.get("set", [])):
             where = self.spath + ("set", number)
-            name = _entry_name(entry, self.field)
+            name = _entry_name(_without_at(entry), self.field)
             if name is _MISSING:
                 self.m.error(where, f"each 'set' entry must be {self.entry_kind()}")
                 continue
             at = where if self.field == BY_NAME else where + (self.field,)
-            position = self.find(name, at)
+            position = self.find(name, at, *self.set_at(entry, where))
             if position is None:
                 continue
             if position in removed:
@@ -439,6 +468,10 @@ class _Patch:
                 updates[position] = number
         return updates
 
+    def set_at(self, entry: Any, where: tuple) -> tuple[Any, tuple]:
+        """The `$at` of a `set` entry (None if it has none) and where it is written."""
+        return (entry[AT], where + (AT,)) if isinstance(entry, dict) and AT in entry else (None, ())
+
     def entry_kind(self) -> str:
         if self.field == BY_NAME:
             return "a step: a name or a mapping with one key, {name: arguments}"
@@ -448,6 +481,10 @@ class _Patch:
         taken = {_entry_name(e, self.field) for e in result if isinstance(_entry_name(e, self.field), Hashable)}
         for number, entry in enumerate(self.spec.get("append", [])):
             where = self.spath + ("append", number)
+            if isinstance(entry, dict) and AT in entry:
+                self.m.error(where + (AT,), f"{AT} names an entry of the base; an appended entry is a new one",
+                             key=True)
+                continue
             value = _entry_name(entry, self.field)
             if value is _MISSING:
                 self.m.error(where, f"each 'append' entry must be {self.entry_kind()}")
@@ -477,6 +514,11 @@ def _entry_name(entry: Any, field: str) -> Any:
             return next(iter(entry))
         return _MISSING
     return entry.get(field, _MISSING) if isinstance(entry, dict) else _MISSING
+
+
+def _without_at(entry: Any) -> Any:
+    """A `set` entry without its `$at` (which says which base entry it merges into)."""
+    return {k: v for k, v in entry.items() if k != AT} if isinstance(entry, dict) and AT in entry else entry
 
 
 def _is_directive(key: Any) -> bool:

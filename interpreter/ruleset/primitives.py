@@ -39,7 +39,7 @@ ACTION_VAR = "@action"
 # ruleset, so a text can be worked out once when the ruleset loads (`ruleset_only`).
 GAME_NAMES = ("me", "players", "era", "round", "board_tiles", "merchant_tiles", "deck_size", "actions_left",
               "rounds_in_era")
-GAME_FUNCTIONS = ("network_step", "hand", "income_level", "in_network", "connected", "has_board_tiles",
+GAME_FUNCTIONS = ("network_step", "hand", "income_level", "turn_place", "in_network", "connected", "has_board_tiles",
                   "tiles_left", "lowest_tile", "tiles_at", "slot_free", "tile_in", "cubes_available",
                   "can_source", "source_cost", "link_free", "link_icons_at", "links_at", "link_owner",
                   "hand_size", "discard_size", "track", "stack_size", "drawn")
@@ -62,6 +62,7 @@ class GameQueries(Protocol):
 
     def hand(self, player: Any) -> list[Any]: ...
     def income_level(self, player: Any) -> int: ...
+    def turn_place(self, player: Any) -> int: ...
     def in_network(self, player: Any, location: str) -> bool: ...
     def connected(self, a: str, b: str) -> bool: ...
     def has_board_tiles(self, player: Any) -> bool: ...
@@ -405,6 +406,9 @@ class BrassVocabulary:
            max_length=self.sizes.hand)
         fn("income_level", (p,), INT, "A player's income level (R-INC-01).", "income_level(me) >= -7",
            lambda env, q: game(env).income_level(q))
+        fn("turn_place", (p,), INT, "A player's place in the current turn order: 1 for the first to act. A ranking "
+           "key `0 - turn_place(p)` breaks a tie in favour of the earlier player.", "turn_place(me) == 1",
+           lambda env, q: game(env).turn_place(q))
         fn("in_network", (p, Param("location", self.location)), BOOL,
            "The location holds one of the player's industry tiles or touches one of their links (R-CONN-01).",
            "in_network(me, location)", lambda env, q, loc: game(env).in_network(q, loc))

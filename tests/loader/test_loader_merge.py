@@ -348,3 +348,91 @@ def test_integer_keys_merge(make_ruleset: MakeRuleset, resolver: Resolver) -> No
     settings: dict[str, Any] = doc.data["settings"]
     assert settings["loans"] == {"amount": 30, "limit": 3, 2: 10}
     assert "money" not in settings
+
+
+# --------------------------------------------------------------------------
+# `$at`: one of several entries with the same key (issue 27, item 4)
+
+REPEATED = """
+name: base
+steps:
+  - {discard: card}
+  - {discard: second_card}
+  - {discard: third_card}
+  - {gain: wild}
+tiles:
+  - {name: coal, cost: 5}
+  - {name: coal, cost: 7}
+"""
+
+
+def repeated_child(make_ruleset: MakeRuleset, resolver: Resolver, rules: str) -> Document:
+    make_ruleset("base", {"ruleset.yaml": REPEATED})
+    child = make_ruleset("child", {"ruleset.yaml": "name: child\nextends: base\n", "rules.yaml": rules})
+    return resolve_extends(child, resolver)[0]
+
+
+def repeated_errors(make_ruleset: MakeRuleset, resolver: Resolver, rules: str) -> list[str]:
+    with pytest.raises(RulesetError) as caught:
+        repeated_child(make_ruleset, resolver, rules)
+    return [str(d) for d in caught.value.diagnostics]
+
+
+def test_patch_at_names_one_of_several_steps(make_ruleset: MakeRuleset, resolver: Resolver) -> None:
+    """Scout's three `discard` steps: the third is changed and the second dropped, the rest kept."""
+    rules = """
+steps:
+  $patch:
+    key: $name
+    set: [{discard: second_card, $at: 3}]
+    remove: [{$name: discard, $at: 2}]
+tiles:
+  $patch:
+    key: name
+    set: [{name: coal, $at: 2, cost: 9}]
+"""
+    doc = repeated_child(make_ruleset, resolver, rules)
+    assert doc.data["steps"] == [{"discard": "card"}, {"discard": "second_card"}, {"gain": "wild"}]
+    assert doc.data["tiles"] == [{"name": "coal", "cost": 5}, {"name": "coal", "cost": 9}]
+    assert doc.pos(("steps", 1, "discard")) == SourcePos("child/rules.yaml", 4, 21)  # the patched one
+    assert doc.pos(("steps", 0, "discard")) == SourcePos("base/ruleset.yaml", 3, 15)  # inherited
+
+
+def test_patch_at_errors_are_located(make_ruleset: MakeRuleset, resolver: Resolver) -> None:
+    rules = """
+steps:
+  $patch:
+    key: $name
+    set: [{discard: x}, {discard: y, $at: 4}, {discrad: z, $at: 1}, {discard: w, $at: 0}]
+    remove: [discard, {$name: discard, $at: two}, {$name: discard}, {discard: 2}]
+    append: [{gain: more, $at: 1}]
+tiles:
+  $patch: {key: name, remove: [{name: coal, $at: 3}]}
+"""
+    assert repeated_errors(make_ruleset, resolver, rules) == [
+        "child/rules.yaml:4:11: the base has 3 steps 'discard'; cannot tell which one (name one with $at: 1 to 3)",
+        "child/rules.yaml:4:43: the base has 3 steps 'discard'; $at: 4 names none of them",
+        "child/rules.yaml:4:47: the base has no step 'discrad'; did you mean 'discard'?",
+        "child/rules.yaml:4:87: $at must be a whole number from 1 (the first entry with that name), not 0",
+        "child/rules.yaml:5:14: the base has 3 steps 'discard'; cannot tell which one (name one with $at: 1 to 3)",
+        "child/rules.yaml:5:45: $at must be a whole number from 1 (the first entry with that name), not 'two'",
+        "child/rules.yaml:5:59: the base has 3 steps 'discard'; cannot tell which one (name one with $at: 1 to 3)",
+        "child/rules.yaml:5:69: a 'remove' entry is a $name value or {$name: VALUE, $at: N}",
+        "child/rules.yaml:6:27: $at names an entry of the base; an appended entry is a new one",
+        "child/rules.yaml:8:50: the base has 2 entries with name 'coal'; $at: 3 names none of them",
+    ]
+
+
+def test_patch_at_conflicts(make_ruleset: MakeRuleset, resolver: Resolver) -> None:
+    rules = """
+steps:
+  $patch:
+    key: $name
+    set: [{discard: a, $at: 1}, {discard: b, $at: 2}, {discard: c, $at: 2}]
+    remove: [{$name: discard, $at: 1}, {$name: discard, $at: 3}, {$name: discard, $at: 3}]
+"""
+    assert repeated_errors(make_ruleset, resolver, rules) == [
+        "child/rules.yaml:4:11: 'discard' is both set and removed",
+        "child/rules.yaml:4:55: 'discard' is set twice",
+        "child/rules.yaml:5:66: 'discard' is removed twice",
+    ]

@@ -158,9 +158,14 @@ class _Converter:
         return out
 
     def patch(self, items: dict, fresh: dict) -> dict:
+        # A `set` entry naming one of several base entries carries `$at: N` beside its fields; the
+        # loader checks such an entry against the base (the schema cannot see the base).
+        addressed = {"type": "object", "required": ["$at"], "properties": {"$at": {"type": "integer", "minimum": 1}}}
         return {"type": "object", "description": "edit the base list by the field `key` names ($name: a step's "
-                                                 "name): set (merged over the entry), remove, append",
-                "properties": {"key": {"type": "string"}, "set": {"type": "array", "items": items},
+                                                 "name; $at: N, the Nth of several): set (merged over the entry), "
+                                                 "remove, append",
+                "properties": {"key": {"type": "string"}, "set": {"type": "array",
+                                                                  "items": {"anyOf": [items, addressed]}},
                                "remove": {"type": "array"}, "append": {"type": "array", "items": fresh}},
                 "required": ["key"], "additionalProperties": False}
 
