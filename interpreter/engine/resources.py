@@ -17,6 +17,7 @@ from interpreter.engine.sourcing import market_buy_cost, market_sell_price
 from interpreter.engine.state import PlacedTile, Player
 from interpreter.engine.table import Table
 from interpreter.ruleset.model import Resource
+from interpreter.ruleset.words import EMPTY_SOURCE
 
 
 def consume(table: Table, player: Player, resource_id: str, amount: int, at: list[str],
@@ -108,6 +109,9 @@ def _not_a_source(table: Table, resource: Resource, named: str, unit: int, amoun
         reason = f"there is no tile in {named}"
     elif table.ruleset.industries[tile.spec.industry].produces != resource.id:
         reason = f"{table.describe(tile)} does not produce {resource.name.lower()}"
+    elif tile.cubes == 0 and EMPTY_SOURCE in resource.source_rules:  # the rule that says an empty producer has none
+        return _refusal(table, resource, EMPTY_SOURCE, f"{what} cannot come from {named}: {table.describe(tile)} has "
+                                                f"no {resource.name.lower()} left.")
     else:
         reason = f"{table.describe(tile)} is not a source of it here, or has none left"
     kinds = [k for k in resource.sources_for(action) if k != MARKET]
@@ -119,7 +123,7 @@ def _source_rule(table: Table, resource: Resource, kind: str | None) -> tuple[st
     the resource's `source_rules` for that kind, else its first one."""
     rules = resource.source_rules
     if kind not in rules:
-        kind = next(iter(rules), None)
+        kind = next((k for k in rules if k != EMPTY_SOURCE), None)
     if kind is None:
         return None, ""
     return rules[kind], table.ruleset.where(("resources", resource.id, "source_rules", kind, "rule"))

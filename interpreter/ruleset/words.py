@@ -13,3 +13,7 @@ LOCATION_KINDS = ("town", "farm_brewery", "merchant", "external")
 SLOTLESS_KINDS = ("merchant", "external")
 FLIPS = ("sold", "emptied", "built")
 WILD_KINDS = ("location", "industry")
+
+# A key of a resource's `source_rules` beside its source kinds: the rule a move breaks that names a
+# producer with none of the resource left (flipped), e.g. R-BEER-04 in Birmingham.
+EMPTY_SOURCE = "empty"
