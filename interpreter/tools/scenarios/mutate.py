@@ -126,7 +126,7 @@ def _play(path: Path, display: str, doc: Document, ruleset: Ruleset, check: bool
         return f"{display}: the engine failed with {slip_text(error)}"
     if result.passed:
         return ""
-    return f"{display}: {result.failures[0]}".split("\n")[0]
+    return str(result.failures[0]).split("\n")[0]  # located in the scenario file
 
 
 def run_mutants(run: MutationRun, chosen: Sequence[Mutant], jobs: int = 1,
