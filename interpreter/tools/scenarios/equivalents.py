@@ -37,8 +37,8 @@ def load_equivalents(path: Path, mutants: Sequence[Mutant]) -> dict[int, str]:
         raise ScenarioError(unreadable.diagnostics) from None
     problems: list[Diagnostic] = []
 
-    def error(at: tuple[Any, ...], message: str) -> None:
-        pos = doc.pos(at)
+    def error(at: tuple[Any, ...], message: str, key: bool = False) -> None:
+        pos = doc.pos(at, key=key)
         assert pos is not None  # a document read from a file locates its root at least
         problems.append(Diagnostic(pos, message))
 
@@ -62,7 +62,7 @@ def _entry(entry: Any, at: tuple[Any, ...], mutants: Sequence[Mutant], error: An
         return []
     bad = [key for key in entry if key not in KEYS]
     for key in bad:
-        error(at + (key,), f"unknown key {key!r}; an entry has: {', '.join(KEYS)}")
+        error(at + (key,), f"unknown key {key!r}; an entry has: {', '.join(KEYS)}", key=True)
     where, change, reason = entry.get("at"), entry.get("change"), entry.get("reason")
     if not isinstance(where, str) or not where.strip():
         error(at + ("at",), "'at' is needed: FILE:LINE:COL of the mutant (as the report prints it) or its id")
