@@ -30,7 +30,7 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document
 from interpreter.tools.files.guards import slip_text
 from interpreter.tools.scenarios.mutants import Mutant, apply, generate
-from interpreter.tools.scenarios.scenario import ScenarioError, run_scenario, with_ruleset
+from interpreter.tools.scenarios.scenario import Scenario, ScenarioError, run_scenario, with_ruleset
 from interpreter.tools.scenarios.verify import run_files
 
 __all__ = ["MutationRun", "Shipment", "Verdict", "judge", "mutate", "prepare", "run_mutants"]
@@ -87,10 +87,10 @@ def prepare(paths: Sequence[str | Path], ruleset_name: str | None = None, check:
     return MutationRun(ruleset, shipment, generate(ruleset.source))
 
 
-def _target(loaded: Sequence[object], name: str | None) -> Ruleset:
+def _target(loaded: Sequence[Scenario], name: str | None) -> Ruleset:
     if name is not None:
         return load_ruleset(name)
-    found = {s.ruleset.folders: s.ruleset for s in loaded}  # type: ignore[attr-defined]
+    found = {s.ruleset.folders: s.ruleset for s in loaded}
     if len(found) > 1:
         names = ", ".join(sorted(r.name for r in found.values()))
         raise BrassError(f"the scenarios play several rulesets ({names}): name the one to mutate with --ruleset")
