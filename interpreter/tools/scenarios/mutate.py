@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import resource
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -36,6 +37,11 @@ from interpreter.tools.scenarios.verify import run_files
 __all__ = ["MutationRun", "Shipment", "Verdict", "judge", "mutate", "prepare", "run_mutants"]
 
 CHUNK = 4  # mutants sent to a worker at once: few enough that both workers stay busy to the end
+# A mutant may make the engine run away (a loop that no longer ends, a table that grows without
+# bound: one Birmingham mutant took 23 GB before the kernel killed its worker). A worker stops a
+# mutant past these limits, which then counts as killed (no scenario passes with it), by the limit.
+MEMORY_LIMIT = 3 * 1024 ** 3  # bytes of address space per worker
+CPU_SECONDS = 60  # per mutant; all 315 Birmingham scenarios take about 1 s
 
 
 @dataclass(frozen=True)
@@ -131,7 +137,8 @@ def _play(path: Path, display: str, doc: Document, ruleset: Ruleset, check: bool
 
 def run_mutants(run: MutationRun, chosen: Sequence[Mutant], jobs: int = 1,
                 progress: TextIO | None = None) -> list[Verdict]:
-    """The verdict of each chosen mutant, in their order; in `jobs` worker processes if more than 1."""
+    """The verdict of each chosen mutant, in their order, judged in `jobs` worker processes (with
+    limits of memory and time), or in this process with `jobs=0`."""
     verdicts: list[Verdict] = []
     for verdict in _verdicts(run.shipment, chosen, jobs):
         verdicts.append(verdict)
@@ -141,7 +148,7 @@ def run_mutants(run: MutationRun, chosen: Sequence[Mutant], jobs: int = 1,
 
 
 def _verdicts(shipment: Shipment, chosen: Sequence[Mutant], jobs: int) -> Iterator[Verdict]:
-    if jobs <= 1 or len(chosen) <= 1:
+    if jobs < 1:  # in this process, without the limits (tests, on chosen mutants)
         for mutant in chosen:
             yield judge(shipment, mutant)
         return
@@ -163,13 +170,34 @@ def _verdicts(shipment: Shipment, chosen: Sequence[Mutant], jobs: int) -> Iterat
 _received: list[Shipment] = []
 
 
+class _OutOfTime(BaseException):
+    """Raised in a worker when a mutant has used its CPU_SECONDS (a BaseException: no `except
+    Exception` of the engine may take it for a failure of one step)."""
+
+
 def _receive(shipment: Shipment) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent, which stops the workers
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, hard))
+    signal.signal(signal.SIGPROF, _out_of_time)
     _received[:] = [shipment]
 
 
+def _out_of_time(signum: int, frame: object) -> None:
+    raise _OutOfTime
+
+
 def _judge_received(mutant: Mutant) -> Verdict:
-    return judge(_received[0], mutant)
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    try:
+        return judge(_received[0], mutant)
+    except _OutOfTime:
+        return Verdict(mutant.number, "killed", f"ran out of time: over {CPU_SECONDS} s of CPU (a runaway engine)")
+    except MemoryError:
+        return Verdict(mutant.number, "killed", f"ran out of memory: over {MEMORY_LIMIT // 1024 ** 3} GiB")
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
 
 
 def mutate(paths: Sequence[str | Path], out: TextIO, ruleset: str | None = None, jobs: int = 1,
