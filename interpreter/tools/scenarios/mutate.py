@@ -21,6 +21,7 @@ import signal
 import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -37,11 +38,13 @@ from interpreter.tools.scenarios.verify import run_files
 __all__ = ["MutationRun", "Shipment", "Verdict", "judge", "mutate", "prepare", "run_mutants"]
 
 CHUNK = 4  # mutants sent to a worker at once: few enough that both workers stay busy to the end
-# A mutant may make the engine run away (a loop that no longer ends, a table that grows without
-# bound: one Birmingham mutant took 23 GB before the kernel killed its worker). A worker stops a
-# mutant past these limits, which then counts as killed (no scenario passes with it), by the limit.
+# A mutant may make the engine run away: Birmingham without `deal_hands` at the Canal Era's end
+# plays empty rounds for ever, growing without bound (23 GB before the kernel killed its worker).
+# A worker stops a mutant past these limits, which then counts as killed (no scenario passes with
+# it), by the limit. The time limit comes first (that mutant reaches 3 GiB in about a minute): a
+# worker that met MemoryError may not recover enough memory to go on.
 MEMORY_LIMIT = 3 * 1024 ** 3  # bytes of address space per worker
-CPU_SECONDS = 60  # per mutant; all 315 Birmingham scenarios take about 1 s
+CPU_SECONDS = 15  # per mutant; all 315 Birmingham scenarios take 1-2 s
 
 
 @dataclass(frozen=True)
@@ -158,6 +161,10 @@ def _verdicts(shipment: Shipment, chosen: Sequence[Mutant], jobs: int) -> Iterat
                                initializer=_receive, initargs=(shipment,))
     try:
         yield from pool.map(_judge_received, chosen, chunksize=CHUNK)
+    except BrokenProcessPool:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise BrassError("a worker process died (out of memory, or killed?) while judging mutants; "
+                         "the run is incomplete: run again with fewer --jobs") from None
     except BaseException:  # Ctrl-C or an error: stop the workers now rather than after their mutants
         for process in list((getattr(pool, "_processes", None) or {}).values()):
             with contextlib.suppress(OSError):
