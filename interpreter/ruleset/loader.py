@@ -88,13 +88,23 @@ def load_ruleset(name_or_path: str | Path | None = None) -> Ruleset:
     return ruleset
 
 
-def ruleset_from_document(document: Document, folders: Sequence[str], rule_folders: Mapping[str, str]) -> Ruleset:
+def ruleset_from_document(document: Document, folders: Sequence[str], rule_folders: Mapping[str, str],
+                          checked: bool = False) -> Ruleset:
     """A loaded ruleset built again from what its load concluded (its `source`, `folders` and
     `rule_folders`), reading no file: how another process plays exactly the ruleset this one
     loaded, even if its files have changed since (a loaded ruleset holds compiled closures, which
     do not pickle; these three do). The expressions are parsed and compiled again; RulesetError if
-    anything is wrong."""
+    anything is wrong. With `checked`, for a document no load has checked (a mutant of one, `brass
+    verify --mutate`), the structure and cross-reference checks of a load run first."""
     sink = DiagnosticSink()
+    if checked:
+        from interpreter.ruleset.crossref import check_references
+        from interpreter.ruleset.schema import validate_structure
+
+        validate_structure(document, sink)
+        sink.raise_if_any()  # the later checks assume a sound structure
+        check_references(document, sink)
+        sink.raise_if_any()
     ruleset = _compile(document, sink, {})
     sink.raise_if_any()
     assert ruleset is not None  # without an error, compiling always gives a ruleset

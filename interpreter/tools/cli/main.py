@@ -32,6 +32,8 @@
     brass verify PATH... [--rule ID]... [--coverage] [--json] [--check]
                                    run scenario files (folders: every *.yaml below); print failures,
                                    rule coverage and "N passed, M failed"
+    brass verify PATH... --mutate [--ruleset R] [--jobs N] [--sample EVERY] [--equivalents FILE] [--json]
+                                   mutation testing: which small changes of the ruleset no scenario notices
 
 RULESET is a folder holding a ruleset.yaml or the name of a built-in ruleset; it
 defaults to the built-in Brass: Birmingham. Bad input never produces a Python
@@ -256,6 +258,17 @@ def _parser() -> argparse.ArgumentParser:
                         help="also check the engine's invariants on each position and after every step")
     verify.add_argument("--json", action="store_true",
                         help="print the results and the coverage as JSON (for other tools); same exit status")
+    mutation = verify.add_argument_group("mutation testing (docs/scenarios.md)")
+    mutation.add_argument("--mutate", action="store_true",
+                          help="run the scenarios against every mutant of the ruleset; report the survivors")
+    mutation.add_argument("--ruleset", metavar="R", default=None,
+                          help="the ruleset to mutate (default: the one the scenarios play)")
+    mutation.add_argument("--jobs", type=_at_least_one, default=1, metavar="N",
+                          help="judge mutants in N worker processes (default 1)")
+    mutation.add_argument("--sample", type=_at_least_one, default=1, metavar="EVERY",
+                          help="only every EVERY-th mutant, in generated order (default 1: all)")
+    mutation.add_argument("--equivalents", metavar="FILE", default=None,
+                          help="a YAML list of {at, change, reason}: survivors judged unable to change a game")
     verify.set_defaults(run=run_verify)
     web_app.add_commands(commands)  # brass serve
     board_commands(commands)
@@ -491,9 +504,32 @@ def run_rule(args: argparse.Namespace) -> int:
     return 0
 
 
+def _at_least_one(text: str) -> int:
+    """A whole number of 1 or more, for --jobs and --sample (argparse names the option)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, not {value}")
+    return value
+
+
 def run_verify(args: argparse.Namespace) -> int:
     from interpreter.tools.scenarios.verify import verify
 
+    if args.mutate:
+        if args.coverage:
+            raise BrassError("--coverage does not go with --mutate (the coverage of the scenarios is the same "
+                             "for every mutant): run them apart")
+        from interpreter.tools.scenarios.mutate import mutate
+
+        return mutate(args.paths, sys.stdout, ruleset=args.ruleset, jobs=args.jobs, sample=args.sample,
+                      equivalents=args.equivalents, as_json=args.json, check=args.check, rules=args.rule)
+    used = [f"--{name}" for name in ("ruleset", "equivalents") if getattr(args, name) is not None] + \
+        [f"--{name}" for name in ("jobs", "sample") if getattr(args, name) != 1]
+    if used:
+        raise BrassError(f"{', '.join(used)} only go{'es' if len(used) == 1 else ''} with --mutate")
     return verify(args.paths, sys.stdout, show_coverage=args.coverage, as_json=args.json, check=args.check,
                   rules=args.rule)
 

@@ -42,6 +42,7 @@ __all__ = [
     "load_setup",
     "run_scenario",
     "with_card_ids",
+    "with_ruleset",
 ]
 
 TOP_KEYS = ("description", "ruleset", "players", "seed", "rules", "given", "when", "then")
@@ -178,10 +179,15 @@ def load_setup(path: Path | str, default_ruleset: str = DEFAULT_RULESET) -> Scen
     return _Loader(path, display_path(path), doc, setup_only=True, default_ruleset=default_ruleset).load()
 
 
+def with_ruleset(path: Path, display: str, doc: Document, ruleset: Ruleset) -> Scenario:
+    """A scenario file already read, loaded with `ruleset` (a mutant, `brass verify --mutate`)."""
+    return _Loader(path, display, doc, fixed=ruleset).load()
+
+
 class _Loader:
     def __init__(self, path: Path, display: str, doc: Document, setup_only: bool = False,
-                 default_ruleset: str = DEFAULT_RULESET) -> None:
-        self.path, self.display, self.doc = path, display, doc
+                 default_ruleset: str = DEFAULT_RULESET, fixed: Ruleset | None = None) -> None:
+        self.path, self.display, self.doc, self.fixed = path, display, doc, fixed
         self.setup_only, self.default_ruleset = setup_only, default_ruleset
         self.errors: list[Diagnostic] = []
 
@@ -246,6 +252,8 @@ class _Loader:
         return scenario
 
     def ruleset(self, value: Any) -> Ruleset | None:
+        if self.fixed is not None:
+            return self.fixed
         if value is None:
             value = self.default_ruleset
         if not isinstance(value, str):

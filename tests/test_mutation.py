@@ -1,0 +1,167 @@
+"""`brass verify --mutate` (issue 28): the mutants of a ruleset, their verdicts against scenarios,
+the equivalents file and a deterministic sample of Birmingham's mutants, all killed."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.ruleset.yaml_source import load_yaml_text
+from interpreter.tools.cli.main import main
+from interpreter.tools.scenarios.equivalents import load_equivalents
+from interpreter.tools.scenarios.mutants import apply, generate, is_presentation
+from interpreter.tools.scenarios.mutate import prepare, run_mutants
+from interpreter.tools.scenarios.mutate_report import NO_RULE, Report, print_json, print_text
+from interpreter.tools.scenarios.scenario import ScenarioError
+
+ROOT = Path(__file__).resolve().parents[1]
+BIRMINGHAM = ROOT / "scenarios" / "birmingham"
+COTTON_III = BIRMINGHAM / "build_cotton_mill_iii_one_coal_one_iron.yaml"  # R-BUILD-10, R-COAL-03
+
+TINY = """\
+tiles:
+  coal:
+    - {level: 1, cost: 5, eras: [canal, rail], rule: R-X}
+locations:
+  leek: {name: Leek, at: [1, 2], colour: "#fff"}
+actions:
+  build:
+    requires:
+      - {rule: R-B, check: "not a >= 1 and b", message: "a >= 1"}
+    effects:
+      - pay: 3
+"""
+
+
+def test_every_mutant_of_a_tiny_document_in_order() -> None:
+    doc = load_yaml_text(TINY, "t.yaml")
+    got = [(str(m.pos), m.kind, m.old, m.new, m.rules) for m in generate(doc)]
+    assert got == [
+        ("t.yaml:3:15", "number", "1", "2", ("R-X",)),
+        ("t.yaml:3:15", "number", "1", "0", ("R-X",)),
+        ("t.yaml:3:24", "number", "5", "6", ("R-X",)),
+        ("t.yaml:3:24", "number", "5", "4", ("R-X",)),
+        ("t.yaml:3:34", "choice", "[canal, rail]", "[rail]", ("R-X",)),
+        ("t.yaml:3:41", "choice", "[canal, rail]", "[canal]", ("R-X",)),
+        ("t.yaml:9:9", "precondition", "requires not a >= 1 and b", "(removed)", ("R-B",)),
+        ("t.yaml:9:40", "operator", "and", "or", ("R-B",)),
+        ("t.yaml:9:29", "operator", "not", "(dropped)", ("R-B",)),
+        ("t.yaml:9:35", "operator", ">=", ">", ("R-B",)),
+        ("t.yaml:9:38", "number", "1", "2", ("R-B",)),
+        ("t.yaml:9:38", "number", "1", "0", ("R-B",)),
+        ("t.yaml:11:9", "effect", "{pay: 3}", "(removed)", ()),
+        ("t.yaml:11:14", "number", "3", "4", ()),
+        ("t.yaml:11:14", "number", "3", "2", ()),
+    ]  # nothing of leek: its name, board coordinates and colour only present it
+
+
+def test_a_mutant_changes_a_copy() -> None:
+    doc = load_yaml_text(TINY, "t.yaml")
+    mutants = generate(doc)
+    dropped = apply(doc.data, mutants[8])  # `not` dropped
+    assert dropped["actions"]["build"]["requires"][0]["check"] == "a >= 1 and b"
+    removed = apply(doc.data, mutants[4])
+    assert removed["tiles"]["coal"][0]["eras"] == ["rail"]
+    assert doc.data["tiles"]["coal"][0]["eras"] == ["canal", "rail"]
+    assert doc.data["actions"]["build"]["requires"][0]["check"] == "not a >= 1 and b"
+    assert removed["locations"] is doc.data["locations"]  # what the change does not touch is shared
+
+
+def test_presentation_fields_are_never_mutated_in_birmingham() -> None:
+    mutants = generate(load_ruleset("birmingham").source)
+    assert len(mutants) == 1502
+    assert not [m.id for m in mutants if is_presentation(m.path)]
+    assert not [m.id for m in mutants if m.path[0] == "locations" and "at" in m.path]
+    # the `at:` of a consume step says where a resource is taken: it is mutated
+    assert "actions.build.effects.1.consume.at.0:choice:removed" in {m.id for m in mutants}
+    assert len({m.id for m in mutants}) == len(mutants)
+
+
+def _chosen(run, *ids):  # type: ignore[no-untyped-def]
+    by_id = {m.id: m for m in run.mutants}
+    return [by_id[i] for i in ids]
+
+
+def test_a_scenario_kills_one_mutant_and_leaves_another() -> None:
+    run = prepare([COTTON_III])
+    chosen = _chosen(run, "tiles.cotton.2.coal:number:1->2",       # 2 coal: £1 + £2, money 10 not 11
+                     "tiles.pottery.3.develop:number:true->false",  # this scenario develops nothing
+                     "tiles.cotton.2.level:number:3->4")            # two Cotton Mills IV: refused on load
+    verdicts = run_mutants(run, chosen, jobs=0)
+    assert [v.status for v in verdicts] == ["killed", "survived", "loader"]
+    assert verdicts[0].by.startswith(f"{COTTON_III.relative_to(ROOT)}:23:5: assertion failed: money(1) == 11")
+    report = Report("birmingham", len(run.mutants), 1, chosen, verdicts, {})
+    assert round(report.score, 1) == 66.7
+    assert [m.id for m, _ in report.unlisted_survivors] == ["tiles.pottery.3.develop:number:true->false"]
+    assert report.per_rule() == {NO_RULE: {"mutants": 3, "killed": 2, "surviving": 1, "equivalent": 0}}
+    out = io.StringIO()
+    print_text(report, out)
+    assert "rulesets/birmingham/industries.yaml:90:108: number: true → false" in out.getvalue()
+    assert "3 mutants of birmingham: 1 caught by the loader, 1 killed by a scenario, 1 surviving, " \
+           "0 listed equivalent; mutation score 66.7%" in out.getvalue()
+
+
+def test_a_listed_equivalent_is_reported_apart(tmp_path: Path) -> None:
+    run = prepare([COTTON_III])
+    chosen = _chosen(run, "tiles.cotton.2.coal:number:1->2", "tiles.pottery.3.develop:number:true->false")
+    listing = tmp_path / "eq.yaml"
+    listing.write_text("- at: rulesets/birmingham/industries.yaml:90:108\n  change: true -> false\n"
+                       "  reason: judged for this test\n")
+    listed = load_equivalents(listing, run.mutants)
+    assert listed == {chosen[1].number: "judged for this test"}
+    report = Report("birmingham", len(run.mutants), 1, chosen, run_mutants(run, chosen, jobs=0), listed)
+    assert report.unlisted_survivors == [] and len(report.equivalents) == 1 and report.score == 100.0
+    out = io.StringIO()
+    print_json(report, out)
+    assert '"equivalent": "judged for this test"' in out.getvalue()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("at: x\n", "eq.yaml:1:1: an equivalents file is a list of {at, change, reason}, not a mapping"),
+    ("- {at: tiles.cotton.2.coal:number:1->2}\n", "eq.yaml:1:3: 'reason' is needed"),
+    ("- {at: 'nowhere.yaml:1:1', reason: r}\n", "eq.yaml:1:8: no mutant at 'nowhere.yaml:1:1'"),
+    ("- {at: tiles.cotton.2.coal:number:1->2, change: 1 -> 5, reason: r}\n",
+     "eq.yaml:1:49: no mutant changes '1 -> 5' there; its mutants: 1 → 2"),
+    ("- {at: x, why: r}\n", "eq.yaml:1:11: unknown key 'why'"),
+])
+def test_a_bad_equivalents_file_is_located(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str,
+                                           expected: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "eq.yaml").write_text(text)
+    mutants = generate(load_ruleset("birmingham").source)
+    with pytest.raises(ScenarioError) as caught:
+        load_equivalents(Path("eq.yaml"), mutants)
+    assert any(str(d).startswith(expected) for d in caught.value.diagnostics), caught.value.diagnostics
+
+
+def test_bad_mutation_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(COTTON_III), "--jobs", "2"]) == 1
+    assert "--jobs only goes with --mutate" in capsys.readouterr().err
+    assert main(["verify", str(COTTON_III), "--mutate", "--coverage"]) == 1
+    assert "--coverage does not go with --mutate" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["verify", str(COTTON_III), "--mutate", "--sample", "0"])
+    assert "argument --sample: must be a whole number of 1 or more, not 0" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_every_50th_birmingham_mutant_is_caught() -> None:
+    """CI's sample: mutants 0, 50, 100, … of Birmingham against scenarios/birmingham; a survivor
+    fails, printed with its place and change (write the scenario that kills it, docs/scenarios.md)."""
+    run = prepare([BIRMINGHAM])
+    chosen = run.mutants[::50]
+    verdicts = run_mutants(run, chosen, jobs=2)
+    survivors = [f"{m.pos}: {m.kind}: {m.change} ({m.id})" for m, v in zip(chosen, verdicts, strict=True)
+                 if v.status == "survived"]
+    assert len(chosen) == 31
+    assert survivors == []
+
+
+@pytest.mark.slow
+def test_worker_processes_give_the_same_verdicts() -> None:
+    run = prepare([COTTON_III])
+    chosen = run.mutants[700:760:6]
+    assert run_mutants(run, chosen, jobs=2) == run_mutants(run, chosen, jobs=0)
