@@ -40,3 +40,9 @@ class GameFileError(BrassError):
 class SetupError(BrassError):
     """A game that cannot be set up: a player count the ruleset is not played with, a seed that is
     not an integer."""
+
+
+class StuckGame(BrassError):
+    """A game the ruleset's flow cannot take any further: a round begins in which no player holds a
+    card although the draw deck is not empty, so nobody can ever take a turn (a flow that never
+    deals the hands). Said at once, rather than playing empty rounds for ever."""

@@ -22,6 +22,7 @@ from typing import Any
 
 from brass_dsl import Env
 from interpreter.engine.effect_impls import IMPLS
+from interpreter.engine.errors import StuckGame
 from interpreter.engine.table import NeedDecision, Table
 from interpreter.ruleset.effects import EFFECTS
 from interpreter.ruleset.model import EffectStep
@@ -139,6 +140,12 @@ class Flow:
         if none is left."""
         table = self.table
         state = table.state
+        if state.turn_index == 0 and state.deck and all(not p.hand for p in state.players):
+            era = table.ruleset.eras[state.era_index].name
+            raise StuckGame(f"the game cannot go on: round {state.round} of the {era} "
+                            f"begins with no card in any hand and {len(state.deck)} in the draw deck, and hands are "
+                            "refilled only at the end of a turn; the ruleset's flow must deal the hands (e.g. "
+                            "`deal_hands` at the end of the era before)")
         while state.turn_index < len(state.turn_order) and not table.me.hand:
             state.turn_index += 1
         if state.turn_index >= len(state.turn_order):
