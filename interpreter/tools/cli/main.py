@@ -439,7 +439,7 @@ def run_explain(args: argparse.Namespace) -> int:
     """Exit 0 when the action is legal (and print what it does), 1 with every reason when not."""
     from interpreter.engine.game import IllegalAction
     from interpreter.tools.scenarios.scenario import game_from_setup_file, with_card_ids
-    from interpreter.tools.wording.names import failure_lines, format_entry
+    from interpreter.tools.wording.names import entry_text, failure_lines
 
     game = game_from_setup_file(args.setup, args.ruleset)
     action = _action_argument(args.action)
@@ -464,7 +464,9 @@ def run_explain(args: argparse.Namespace) -> int:
             stack = game.ruleset.stacks[entry["stack"]].name
             print(f"  then draw the top tile of {stack}, face down until drawn: what follows depends on it")
             return 0
-        print(f"  {format_entry(entry)}")
+        words = entry_text(trial, entry)  # in words, as the terminal game's log says it
+        if words is not None:
+            print(words.plain)
     for old, new in zip(game.table.players, trial.table.players, strict=True):
         changes = [f"{what} {a} → {b}" for what, a, b in (
             ("money", f"£{old.money}", f"£{new.money}"), ("income space", old.income_position, new.income_position),
