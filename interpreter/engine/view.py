@@ -165,22 +165,24 @@ def _redacted(state: GameState, seat: int, face_down: int) -> tuple[GameState, l
     """A copy of the state with every card the seat cannot see replaced by a placeholder, and the
     cards replaced."""
     copy = copy_state(state)
-    hidden: list[Card] = []
-
-    def hide(cards: list[Card]) -> list[Card]:
-        hidden.extend(cards)
-        return [placeholder(len(hidden) - len(cards) + n) for n in range(len(cards))]
-
-    down = hidden_discards(state, face_down)
-    for player in copy.players:
-        if player.seat != seat:
-            player.hand = hide(player.hand)
-        player.discard = hide(player.discard[:down]) + player.discard[down:]  # dealt face down: unseen by all
-    copy.deck = hide(copy.deck)
+    hidden = _unseen(state, seat, face_down)
+    _deal_hidden(copy, seat, [placeholder(n) for n in range(len(hidden))], face_down)
     copy.stacks = {sid: sorted(pile) for sid, pile in copy.stacks.items()}  # which tiles are left, not their order
     copy.rng_state = 0
     copy.log = [public_entry(entry) for entry in copy.log]
     return copy, hidden
+
+
+def _unseen(state: GameState, seat: int, face_down: int) -> list[Card]:
+    """The cards the seat cannot see, in the order of their hidden places (`_deal_hidden` fills the
+    same places in the same order): other hands, the face-down discards (its own too), the deck."""
+    down = hidden_discards(state, face_down)
+    cards: list[Card] = []
+    for player in state.players:
+        if player.seat != seat:
+            cards += player.hand
+        cards += player.discard[:down]  # dealt face down: unseen by all
+    return cards + state.deck
 
 
 def public_entry(entry: dict[str, Any]) -> dict[str, Any]:
@@ -201,7 +203,7 @@ def canonical_world(game: ViewedGame, seat: int) -> Any:
     world = game.copy()
     table = world.table
     face_down = game.ruleset.setup.face_down_discards
-    _, unseen = _redacted(table.state, seat, face_down)
+    unseen = _unseen(table.state, seat, face_down)
     with table.editing() as editing:
         _deal_hidden(editing.state, seat, sorted(unseen, key=lambda card: card.id), face_down)
         editing.state.stacks = {sid: sorted(pile, reverse=True) for sid, pile in editing.state.stacks.items()}
