@@ -60,7 +60,11 @@ class DecisionProtocol:
     def committed(self) -> bool:
         """Whether the action being decided has drawn a face-down tile: its result is public now, so
         the action can no longer be taken back (nor, in a whole action, refused: see `feed`)."""
-        return self.pending is not None and self.table.draws_made() > self._draws_at_start
+        return self.pending is not None and self._drew_since_start()
+
+    def _drew_since_start(self) -> bool:
+        """Whether a face-down tile was drawn since the last action began (it may have ended since)."""
+        return self.table.draws_made() > self._draws_at_start
 
     @property
     def question(self) -> dict[str, Any] | None:
@@ -400,7 +404,7 @@ class DecisionProtocol:
                 raise self.refusals.malformed(found, f"the decisions of a whole {found.name} are taken one at a "
                                                      f"time: apply each before asking for the next")
             if self.pending is None or self.pending.action is not found:
-                if self.table.draws_made() > self._draws_at_start:
+                if self._drew_since_start():
                     return  # the rest is not done: see `_part_done`
                 self._no_more_repeats(found, action)
             for param in found.repeat.part.params:
