@@ -13,7 +13,7 @@ from interpreter.ruleset.yaml_source import load_yaml_text
 from interpreter.tools.cli.main import main
 from interpreter.tools.scenarios.equivalents import load_equivalents
 from interpreter.tools.scenarios.mutants import apply, generate, is_presentation
-from interpreter.tools.scenarios.mutate import prepare, run_mutants
+from interpreter.tools.scenarios.mutate import prepare, run_mutants, select
 from interpreter.tools.scenarios.mutate_report import NO_RULE, Report, print_json, print_text
 from interpreter.tools.scenarios.scenario import ScenarioError
 
@@ -145,6 +145,21 @@ def test_bad_mutation_options(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["verify", str(COTTON_III), "--mutate", "--sample", "0"])
     assert "argument --sample: must be a whole number of 1 or more, not 0" in capsys.readouterr().err
+
+
+def test_only_chooses_mutants_by_id_or_line(capsys: pytest.CaptureFixture[str]) -> None:
+    mutants = generate(load_ruleset("birmingham").source)
+    by_id = [m.id for m in select(mutants, only=["tiles.pottery.3.*"])]
+    assert by_id[:2] == ["tiles.pottery.3.level:number:4->5", "tiles.pottery.3.level:number:4->3"]
+    assert all(i.startswith("tiles.pottery.3.") for i in by_id)
+    on_line = select(mutants, only=["industries.yaml:90"])  # the fourth Pottery row, whatever the column
+    assert {m.id for m in on_line} == set(by_id)
+    assert [m.number for m in select(mutants, sample=50, only=["tiles.*"])] == \
+        [m.number for m in mutants[::50] if m.id.startswith("tiles.")]
+    assert main(["verify", str(COTTON_III), "--mutate", "--only", "nothing.here"]) == 1
+    assert "--only nothing.here: no mutant matches" in capsys.readouterr().err
+    assert main(["verify", str(COTTON_III), "--only", "tiles.*"]) == 1
+    assert "--only only goes with --mutate" in capsys.readouterr().err
 
 
 @pytest.mark.slow

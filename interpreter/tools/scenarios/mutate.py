@@ -2,6 +2,7 @@
 
     brass verify scenarios/birmingham --mutate --jobs 2
     brass verify scenarios/birmingham --mutate --sample 50 --equivalents equivalents.yaml --json
+    brass verify scenarios/birmingham --mutate --only 'tiles.pottery.*' --only industries.yaml:90
 
 Each mutant of the ruleset (`mutants.generate`: a number ±1, an operator swapped, a precondition
 or effect step removed, an item of a list of choices removed) is loaded like any ruleset: one that
@@ -15,6 +16,7 @@ Mutants a designer judged unable to change any game are listed in an equivalents
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import multiprocessing
 import resource
 import signal
@@ -35,7 +37,7 @@ from interpreter.tools.scenarios.mutants import Mutant, apply, generate
 from interpreter.tools.scenarios.scenario import Scenario, ScenarioError, run_scenario, with_ruleset
 from interpreter.tools.scenarios.verify import run_files
 
-__all__ = ["MutationRun", "Shipment", "Verdict", "judge", "mutate", "prepare", "run_mutants"]
+__all__ = ["MutationRun", "Shipment", "Verdict", "judge", "mutate", "prepare", "run_mutants", "select"]
 
 CHUNK = 4  # mutants sent to a worker at once: few enough that both workers stay busy to the end
 # A mutant may make the engine run away: Birmingham without `deal_hands` at the Canal Era's end
@@ -207,8 +209,32 @@ def _judge_received(mutant: Mutant) -> Verdict:
         signal.setitimer(signal.ITIMER_PROF, 0)
 
 
+def select(mutants: Sequence[Mutant], sample: int = 1, only: Sequence[str] = ()) -> list[Mutant]:
+    """Every `sample`-th mutant in generated order (stable across runs), then, with `only`, those
+    whose id or position matches one of the glob patterns (a position matches as FILE:LINE:COL, or
+    by its tail: `industries.yaml:90` matches every mutant on that line)."""
+    chosen = list(mutants[::sample])
+    if not only:
+        return chosen
+    picked = [m for m in chosen if any(_matches(m, pattern) for pattern in only)]
+    if not picked:
+        raise BrassError(f"--only {' '.join(only)}: no mutant matches (a mutant id such as "
+                         f"{mutants[0].id!r} or a position FILE:LINE such as {_position(mutants[0])!r})")
+    return picked
+
+
+def _position(mutant: Mutant) -> str:
+    return str(mutant.pos)
+
+
+def _matches(mutant: Mutant, pattern: str) -> bool:
+    position = _position(mutant)
+    return (fnmatch.fnmatchcase(mutant.id, pattern) or fnmatch.fnmatchcase(position, pattern)
+            or fnmatch.fnmatchcase(position, f"*{pattern}") or fnmatch.fnmatchcase(position, f"*{pattern}:*"))
+
+
 def mutate(paths: Sequence[str | Path], out: TextIO, ruleset: str | None = None, jobs: int = 1,
-           sample: int = 1, equivalents: str | None = None, as_json: bool = False, check: bool = False,
+           sample: int = 1, only: Sequence[str] = (), equivalents: str | None = None, as_json: bool = False, check: bool = False,
            rules: Sequence[str] = ()) -> int:
     """`brass verify --mutate`: exit status 0 when no mutant survives except listed equivalents."""
     from interpreter.tools.scenarios.equivalents import load_equivalents
@@ -216,7 +242,7 @@ def mutate(paths: Sequence[str | Path], out: TextIO, ruleset: str | None = None,
 
     run = prepare(paths, ruleset, check, rules)
     listed = load_equivalents(Path(equivalents), run.mutants) if equivalents else {}
-    chosen = run.mutants[::sample]
+    chosen = select(run.mutants, sample, only)
     verdicts = run_mutants(run, chosen, jobs, progress=None if as_json else sys.stderr)
     report = Report(run.ruleset.name, len(run.mutants), sample, chosen, verdicts, listed)
     if as_json:

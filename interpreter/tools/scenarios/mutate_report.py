@@ -97,7 +97,8 @@ def print_text(report: Report, out: TextIO) -> None:
 
 def _summary(report: Report) -> str:
     run = len(report.rows)
-    sampled = f" (every {report.sample}th of {report.generated})" if report.sample > 1 else ""
+    sampled = f" (every {report.sample}th of {report.generated})" if report.sample > 1 else \
+        f" (of {report.generated}, chosen with --only)" if run < report.generated else ""
     return (f"{run} mutants{sampled} of {report.ruleset}: {report.count('loader')} caught by the loader, "
             f"{report.count('killed')} killed by a scenario, {len(report.unlisted_survivors)} surviving, "
             f"{len(report.equivalents)} listed equivalent; mutation score {report.score:.1f}%")
