@@ -162,6 +162,26 @@ def test_only_chooses_mutants_by_id_or_line(capsys: pytest.CaptureFixture[str]) 
     assert "--only only goes with --mutate" in capsys.readouterr().err
 
 
+def test_a_variant_mutates_its_own_files_and_reads_its_folders_equivalents(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The Introductory Game states ten mutable values (its three extra scores); the 1,499 it inherits
+    are Birmingham's, judged by Birmingham's scenarios. Its folder's mutation-equivalents.yaml
+    lists the one no game can notice (level I tiles are gone before the extra scores)."""
+    intro = ROOT / "scenarios" / "birmingham-intro"
+    run = prepare([intro])
+    assert (len(run.mutants), run.inherited) == (10, 1499)
+    assert {str(m.pos).split(":")[0] for m in run.mutants} == {"rulesets/birmingham-intro/intro.yaml"}
+    assert len(prepare([intro], inherited=True).mutants) == 1509
+    assert main(["verify", str(intro), "--mutate"]) == 0
+    out = capsys.readouterr().out
+    assert "10 mutants of birmingham-intro (its own files; 1499 inherited values not mutated: --inherited): " \
+           "0 caught by the loader, 9 killed by a scenario, 0 surviving, 1 listed equivalent; " \
+           "mutation score 100.0%" in out
+    assert "reason: The extra score of R-INTRO-04 runs after the Canal Era's end" in out
+    assert main(["verify", str(intro)]) == 0  # the equivalents file is not a scenario
+    assert "4 passed, 0 failed" in capsys.readouterr().out
+
+
 @pytest.mark.slow
 def test_every_50th_birmingham_mutant_is_caught() -> None:
     """CI's sample: mutants 0, 50, 100, … of Birmingham against scenarios/birmingham; a survivor

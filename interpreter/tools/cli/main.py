@@ -32,7 +32,7 @@
     brass verify PATH... [--rule ID]... [--coverage] [--json] [--check]
                                    run scenario files (folders: every *.yaml below); print failures,
                                    rule coverage and "N passed, M failed"
-    brass verify PATH... --mutate [--ruleset R] [--jobs N] [--sample EVERY] [--only PATTERN] [--equivalents FILE] [--json]
+    brass verify PATH... --mutate [--ruleset R] [--jobs N] [--sample EVERY] [--only PATTERN] [--inherited] [--equivalents FILE] [--json]
                                    mutation testing: which small changes of the ruleset no scenario notices
 
 RULESET is a folder holding a ruleset.yaml or the name of a built-in ruleset; it
@@ -270,6 +270,9 @@ def _parser() -> argparse.ArgumentParser:
     mutation.add_argument("--only", action="append", default=[], metavar="PATTERN",
                           help="only the mutants whose id or FILE:LINE matches this glob "
                                "('tiles.pottery.*', 'industries.yaml:90'); may be repeated")
+    mutation.add_argument("--inherited", action="store_true",
+                          help="of a variant, also mutate the values it inherits (default: only those its own "
+                               "files state; its base's scenarios judge the rest)")
     mutation.add_argument("--equivalents", metavar="FILE", default=None,
                           help="a YAML list of {at, change, reason}: survivors judged unable to change a game")
     verify.set_defaults(run=run_verify)
@@ -530,9 +533,11 @@ def run_verify(args: argparse.Namespace) -> int:
         from interpreter.tools.scenarios.mutate import mutate
 
         return mutate(args.paths, sys.stdout, ruleset=args.ruleset, jobs=args.jobs, sample=args.sample,
-                      only=args.only, equivalents=args.equivalents, as_json=args.json, check=args.check, rules=args.rule)
+                      only=args.only, equivalents=args.equivalents, as_json=args.json, check=args.check, rules=args.rule,
+                      inherited=args.inherited)
     used = [f"--{name}" for name in ("ruleset", "equivalents") if getattr(args, name) is not None] + \
-        [f"--{name}" for name in ("jobs", "sample") if getattr(args, name) != 1] + (["--only"] if args.only else [])
+        [f"--{name}" for name in ("jobs", "sample") if getattr(args, name) != 1] + \
+        [f"--{name}" for name in ("only", "inherited") if getattr(args, name)]
     if used:
         raise BrassError(f"{', '.join(used)} only go{'es' if len(used) == 1 else ''} with --mutate")
     return verify(args.paths, sys.stdout, show_coverage=args.coverage, as_json=args.json, check=args.check,

@@ -35,9 +35,9 @@ from interpreter.ruleset.yaml_source import Document
 from interpreter.tools.files.guards import slip_text
 from interpreter.tools.scenarios.mutants import Mutant, apply, generate
 from interpreter.tools.scenarios.scenario import Scenario, ScenarioError, run_scenario, with_ruleset
-from interpreter.tools.scenarios.verify import run_files
+from interpreter.tools.scenarios.verify import EQUIVALENTS_FILE, run_files
 
-__all__ = ["MutationRun", "Shipment", "Verdict", "judge", "mutate", "prepare", "run_mutants", "select"]
+__all__ = ["MutationRun", "Shipment", "Verdict", "judge", "mutate", "own_mutants", "prepare", "run_mutants", "select"]
 
 CHUNK = 4  # mutants sent to a worker at once: few enough that both workers stay busy to the end
 # A mutant may make the engine run away: Birmingham without `deal_hands` at the Canal Era's end
@@ -75,13 +75,16 @@ class Shipment:
 class MutationRun:
     ruleset: Ruleset
     shipment: Shipment
-    mutants: list[Mutant]  # every mutant generated, in order
+    mutants: list[Mutant]  # every mutant of the scope, in generated order
+    inherited: int = 0  # mutants of a variant's base left out (the base's scenarios judge them)
 
 
 def prepare(paths: Sequence[str | Path], ruleset_name: str | None = None, check: bool = False,
-            rules: Sequence[str] = ()) -> MutationRun:
+            rules: Sequence[str] = (), inherited: bool = False) -> MutationRun:
     """Load the scenarios of `paths`, check that they all pass unmutated, and generate the mutants
-    of the ruleset they play (or of `ruleset_name`; only the scenarios that play it are used)."""
+    of the ruleset they play (or of `ruleset_name`; only the scenarios that play it are used).
+    Of a variant (a ruleset that `extends` another), only the values its own files state, unless
+    `inherited`: what it inherits is the base's, judged by the base's own scenarios."""
     outcomes, loaded = run_files(paths, check, rules)
     failing = [o.display for o in outcomes if not o.passed]
     if failing:
@@ -95,7 +98,15 @@ def prepare(paths: Sequence[str | Path], ruleset_name: str | None = None, check:
     assert ruleset.source is not None  # a loaded ruleset keeps its resolved document
     shipment = Shipment(ruleset.source, ruleset.folders, dict(ruleset.rule_folders),
                         tuple((s.path, s.display, s.doc) for s in played), check)
-    return MutationRun(ruleset, shipment, generate(ruleset.source))
+    every = generate(ruleset.source)
+    mutants = every if inherited else own_mutants(every, ruleset)
+    return MutationRun(ruleset, shipment, mutants, len(every) - len(mutants))
+
+
+def own_mutants(mutants: Sequence[Mutant], ruleset: Ruleset) -> list[Mutant]:
+    """The mutants stated in the ruleset's own folder (the last of its `extends` chain)."""
+    own = Path(ruleset.folders[-1]).resolve()
+    return [m for m in mutants if own in Path(m.pos.file).resolve().parents]
 
 
 def _target(loaded: Sequence[Scenario], name: str | None) -> Ruleset:
@@ -233,18 +244,27 @@ def _matches(mutant: Mutant, pattern: str) -> bool:
             or fnmatch.fnmatchcase(position, f"*{pattern}") or fnmatch.fnmatchcase(position, f"*{pattern}:*"))
 
 
+def folder_equivalents(paths: Sequence[str | Path]) -> Path | None:
+    """The equivalents file of the scenario folders named (EQUIVALENTS_FILE in one of them), if any."""
+    found = [Path(p) / EQUIVALENTS_FILE for p in paths if (Path(p) / EQUIVALENTS_FILE).is_file()]
+    if len(found) > 1:
+        raise BrassError(f"several equivalents files ({', '.join(map(str, found))}): name one with --equivalents")
+    return found[0] if found else None
+
+
 def mutate(paths: Sequence[str | Path], out: TextIO, ruleset: str | None = None, jobs: int = 1,
-           sample: int = 1, only: Sequence[str] = (), equivalents: str | None = None, as_json: bool = False, check: bool = False,
-           rules: Sequence[str] = ()) -> int:
+           sample: int = 1, only: Sequence[str] = (), equivalents: str | None = None, as_json: bool = False,
+           check: bool = False, rules: Sequence[str] = (), inherited: bool = False) -> int:
     """`brass verify --mutate`: exit status 0 when no mutant survives except listed equivalents."""
     from interpreter.tools.scenarios.equivalents import load_equivalents
     from interpreter.tools.scenarios.mutate_report import Report, print_json, print_text
 
-    run = prepare(paths, ruleset, check, rules)
-    listed = load_equivalents(Path(equivalents), run.mutants) if equivalents else {}
+    run = prepare(paths, ruleset, check, rules, inherited)
+    listing = Path(equivalents) if equivalents else folder_equivalents(paths)
+    listed = load_equivalents(listing, run.mutants) if listing else {}
     chosen = select(run.mutants, sample, only)
     verdicts = run_mutants(run, chosen, jobs, progress=None if as_json else sys.stderr)
-    report = Report(run.ruleset.name, len(run.mutants), sample, chosen, verdicts, listed)
+    report = Report(run.ruleset.name, len(run.mutants), sample, chosen, verdicts, listed, run.inherited)
     if as_json:
         print_json(report, out)
     else:

@@ -24,6 +24,7 @@ class Report:
     chosen: Sequence[Mutant]
     verdicts: Sequence[Any]  # mutate.Verdict, in the order of `chosen`
     listed: dict[int, str]  # equivalents: mutant number -> reason
+    inherited: int = 0  # a variant's mutants of its base's values, not run (--inherited runs them)
     rows: list[tuple[Mutant, Any]] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -99,7 +100,8 @@ def _summary(report: Report) -> str:
     run = len(report.rows)
     sampled = f" (every {report.sample}th of {report.generated})" if report.sample > 1 else \
         f" (of {report.generated}, chosen with --only)" if run < report.generated else ""
-    return (f"{run} mutants{sampled} of {report.ruleset}: {report.count('loader')} caught by the loader, "
+    own = f" (its own files; {report.inherited} inherited values not mutated: --inherited)" if report.inherited else ""
+    return (f"{run} mutants{sampled} of {report.ruleset}{own}: {report.count('loader')} caught by the loader, "
             f"{report.count('killed')} killed by a scenario, {len(report.unlisted_survivors)} surviving, "
             f"{len(report.equivalents)} listed equivalent; mutation score {report.score:.1f}%")
 
@@ -113,7 +115,8 @@ def print_json(report: Report, out: TextIO) -> None:
         if mutant.number in report.listed:
             item["equivalent"] = report.listed[mutant.number]
         mutants.append(item)
-    data = {"ruleset": report.ruleset, "generated": report.generated, "sample": report.sample,
+    data = {"ruleset": report.ruleset, "generated": report.generated, "inherited": report.inherited,
+            "sample": report.sample,
             "run": len(report.rows), "loader": report.count("loader"), "killed": report.count("killed"),
             "surviving": len(report.unlisted_survivors), "equivalent": len(report.equivalents),
             "score": round(report.score, 2), "mutants": mutants, "rules": report.per_rule()}

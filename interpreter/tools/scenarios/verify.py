@@ -38,13 +38,20 @@ from interpreter.tools.scenarios.scenario import (
 )
 
 
+# A scenario folder's list of equivalent mutants (`brass verify --mutate` reads it; docs/scenarios.md):
+# the one YAML file of a folder that is not a scenario.
+EQUIVALENTS_FILE = "mutation-equivalents.yaml"
+
+
 def scenario_files(paths: Sequence[str | Path]) -> list[Path]:
-    """The scenario files named: files as given, folders searched recursively for *.yaml."""
+    """The scenario files named: files as given, folders searched recursively for *.yaml (but
+    not their EQUIVALENTS_FILE)."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*.yaml") if not any(part.startswith(".") for part in p.parts)))
+            found.extend(sorted(p for p in path.rglob("*.yaml") if p.name != EQUIVALENTS_FILE
+                                and not any(part.startswith(".") for part in p.parts)))
         elif path.is_file():
             found.append(path)
         else:
