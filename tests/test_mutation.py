@@ -13,7 +13,7 @@ from interpreter.ruleset.yaml_source import load_yaml_text
 from interpreter.tools.cli.main import main
 from interpreter.tools.scenarios.equivalents import load_equivalents
 from interpreter.tools.scenarios.mutants import apply, generate, is_presentation
-from interpreter.tools.scenarios.mutate import prepare, run_mutants, select
+from interpreter.tools.scenarios.mutate import prepare, run_mutants, select, spread
 from interpreter.tools.scenarios.mutate_report import NO_RULE, Report, print_json, print_text
 from interpreter.tools.scenarios.scenario import ScenarioError
 
@@ -180,6 +180,28 @@ def test_a_variant_mutates_its_own_files_and_reads_its_folders_equivalents(
     assert "reason: The extra score of R-INTRO-04 runs after the Canal Era's end" in out
     assert main(["verify", str(intro)]) == 0  # the equivalents file is not a scenario
     assert "4 passed, 0 failed" in capsys.readouterr().out
+
+
+def test_a_budget_judges_a_spread_prefix_and_says_how_many_are_left(capsys: pytest.CaptureFixture[str]) -> None:
+    run = prepare([COTTON_III])
+    order = [m.number for m in spread(run.mutants[:8])]
+    assert order == [0, 4, 2, 6, 1, 5, 3, 7]  # every prefix spread over the list
+    assert sorted(m.number for m in spread(run.mutants)) == [m.number for m in run.mutants]
+    verdicts = run_mutants(run, spread(run.mutants)[:5], jobs=0, deadline=0.0)  # already spent: one judged
+    assert len(verdicts) == 1
+    report = Report("birmingham", len(run.mutants), 1, spread(run.mutants)[:1], verdicts, {},
+                    unjudged=len(run.mutants) - 1)
+    out = io.StringIO()
+    print_text(report, out)
+    assert out.getvalue().rstrip().endswith(
+        f"the budget was spent with {len(run.mutants) - 1} of the {len(run.mutants)} chosen left unjudged "
+        "(those judged are spread over the whole ruleset; the score is theirs)")
+    print_json(report, out := io.StringIO())
+    assert '"complete": false' in out.getvalue()
+    with pytest.raises(SystemExit):
+        main(["verify", str(COTTON_III), "--mutate", "--budget", "5 minutes"])
+    assert "argument --budget: a time is a number with s, m or h (90s, 5m, 1h), not '5 minutes'" \
+        in capsys.readouterr().err
 
 
 @pytest.mark.slow

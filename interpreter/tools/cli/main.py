@@ -32,7 +32,7 @@
     brass verify PATH... [--rule ID]... [--coverage] [--json] [--check]
                                    run scenario files (folders: every *.yaml below); print failures,
                                    rule coverage and "N passed, M failed"
-    brass verify PATH... --mutate [--ruleset R] [--jobs N] [--sample EVERY] [--only PATTERN] [--inherited] [--equivalents FILE] [--json]
+    brass verify PATH... --mutate [--ruleset R] [--jobs N] [--sample EVERY] [--only PATTERN] [--budget TIME] [--inherited] [--equivalents FILE] [--json]
                                    mutation testing: which small changes of the ruleset no scenario notices
 
 RULESET is a folder holding a ruleset.yaml or the name of a built-in ruleset; it
@@ -270,6 +270,9 @@ def _parser() -> argparse.ArgumentParser:
     mutation.add_argument("--only", action="append", default=[], metavar="PATTERN",
                           help="only the mutants whose id or FILE:LINE matches this glob "
                                "('tiles.pottery.*', 'industries.yaml:90'); may be repeated")
+    mutation.add_argument("--budget", type=_duration, default=None, metavar="TIME",
+                          help="stop judging when TIME of wall clock is spent (90s, 5m, 1h); the mutants are then "
+                               "judged in an order spread over the whole ruleset, and the report says how many are left")
     mutation.add_argument("--inherited", action="store_true",
                           help="of a variant, also mutate the values it inherits (default: only those its own "
                                "files state; its base's scenarios judge the rest)")
@@ -523,6 +526,22 @@ def _at_least_one(text: str) -> int:
     return value
 
 
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600}
+
+
+def _duration(text: str) -> float:
+    """Seconds from '90', '90s', '2.5m' or '1h' (argparse names the option in the error)."""
+    unit = text[-1:] if text[-1:] in DURATION_UNITS else "s"
+    number = text[:-1] if text[-1:] in DURATION_UNITS else text
+    try:
+        seconds = float(number) * DURATION_UNITS[unit]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a time is a number with s, m or h (90s, 5m, 1h), not {text!r}") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"a time must be more than 0, not {text!r}")
+    return seconds
+
+
 def run_verify(args: argparse.Namespace) -> int:
     from interpreter.tools.scenarios.verify import verify
 
@@ -534,8 +553,8 @@ def run_verify(args: argparse.Namespace) -> int:
 
         return mutate(args.paths, sys.stdout, ruleset=args.ruleset, jobs=args.jobs, sample=args.sample,
                       only=args.only, equivalents=args.equivalents, as_json=args.json, check=args.check, rules=args.rule,
-                      inherited=args.inherited)
-    used = [f"--{name}" for name in ("ruleset", "equivalents") if getattr(args, name) is not None] + \
+                      inherited=args.inherited, budget=args.budget)
+    used = [f"--{name}" for name in ("ruleset", "equivalents", "budget") if getattr(args, name) is not None] + \
         [f"--{name}" for name in ("jobs", "sample") if getattr(args, name) != 1] + \
         [f"--{name}" for name in ("only", "inherited") if getattr(args, name)]
     if used:

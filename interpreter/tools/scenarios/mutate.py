@@ -21,6 +21,7 @@ import multiprocessing
 import resource
 import signal
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -37,7 +38,7 @@ from interpreter.tools.scenarios.mutants import Mutant, apply, generate
 from interpreter.tools.scenarios.scenario import Scenario, ScenarioError, run_scenario, with_ruleset
 from interpreter.tools.scenarios.verify import EQUIVALENTS_FILE, run_files
 
-__all__ = ["MutationRun", "Shipment", "Verdict", "judge", "mutate", "own_mutants", "prepare", "run_mutants", "select"]
+__all__ = ["MutationRun", "Shipment", "Verdict", "judge", "mutate", "own_mutants", "prepare", "run_mutants", "select", "spread"]
 
 CHUNK = 4  # mutants sent to a worker at once: few enough that both workers stay busy to the end
 # A mutant may make the engine run away: Birmingham without `deal_hands` at the Canal Era's end
@@ -152,15 +153,31 @@ def _play(path: Path, display: str, doc: Document, ruleset: Ruleset, check: bool
 
 
 def run_mutants(run: MutationRun, chosen: Sequence[Mutant], jobs: int = 1,
-                progress: TextIO | None = None) -> list[Verdict]:
+                progress: TextIO | None = None, deadline: float | None = None) -> list[Verdict]:
     """The verdict of each chosen mutant, in their order, judged in `jobs` worker processes (with
-    limits of memory and time), or in this process with `jobs=0`."""
+    limits of memory and time), or in this process with `jobs=0`. Past `deadline` (a
+    time.monotonic() value) no more are judged: the list then holds the verdicts of a prefix."""
     verdicts: list[Verdict] = []
-    for verdict in _verdicts(run.shipment, chosen, jobs):
-        verdicts.append(verdict)
-        if progress is not None and (len(verdicts) % 50 == 0 or len(verdicts) == len(chosen)):
-            print(f"  {len(verdicts)}/{len(chosen)} mutants", file=progress, flush=True)
+    stream = _verdicts(run.shipment, chosen, jobs)
+    try:
+        for verdict in stream:
+            verdicts.append(verdict)
+            if progress is not None and (len(verdicts) % 50 == 0 or len(verdicts) == len(chosen)):
+                print(f"  {len(verdicts)}/{len(chosen)} mutants", file=progress, flush=True)
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+    finally:
+        stream.close()  # stops the workers at once when the budget cut the run short
     return verdicts
+
+
+def spread(mutants: Sequence[Mutant]) -> list[Mutant]:
+    """The mutants in an order whose every prefix is spread evenly over the ruleset (indices in
+    bit-reversed order: 0, n/2, n/4, 3n/4 …), so that a run cut short by --budget has judged
+    mutants of every file and kind, not only the first files'."""
+    bits = max(1, (len(mutants) - 1).bit_length())
+    order = sorted(range(len(mutants)), key=lambda i: int(f"{i:0{bits}b}"[::-1], 2))
+    return [mutants[i] for i in order]
 
 
 def _verdicts(shipment: Shipment, chosen: Sequence[Mutant], jobs: int) -> Iterator[Verdict]:
@@ -254,8 +271,11 @@ def folder_equivalents(paths: Sequence[str | Path]) -> Path | None:
 
 def mutate(paths: Sequence[str | Path], out: TextIO, ruleset: str | None = None, jobs: int = 1,
            sample: int = 1, only: Sequence[str] = (), equivalents: str | None = None, as_json: bool = False,
-           check: bool = False, rules: Sequence[str] = (), inherited: bool = False) -> int:
-    """`brass verify --mutate`: exit status 0 when no mutant survives except listed equivalents."""
+           check: bool = False, rules: Sequence[str] = (), inherited: bool = False,
+           budget: float | None = None) -> int:
+    """`brass verify --mutate`: exit status 0 when no mutant judged survives except listed
+    equivalents. With a `budget` (seconds of wall clock) the mutants are judged in `spread` order
+    until it is spent, and the report says how many were left unjudged."""
     from interpreter.tools.scenarios.equivalents import load_equivalents
     from interpreter.tools.scenarios.mutate_report import Report, print_json, print_text
 
@@ -263,8 +283,13 @@ def mutate(paths: Sequence[str | Path], out: TextIO, ruleset: str | None = None,
     listing = Path(equivalents) if equivalents else folder_equivalents(paths)
     listed = load_equivalents(listing, run.mutants) if listing else {}
     chosen = select(run.mutants, sample, only)
-    verdicts = run_mutants(run, chosen, jobs, progress=None if as_json else sys.stderr)
-    report = Report(run.ruleset.name, len(run.mutants), sample, chosen, verdicts, listed, run.inherited)
+    if budget is not None:
+        chosen = spread(chosen)
+    deadline = None if budget is None else time.monotonic() + budget
+    verdicts = run_mutants(run, chosen, jobs, progress=None if as_json else sys.stderr, deadline=deadline)
+    judged = sorted(zip(chosen, verdicts), key=lambda row: row[0].number)  # zip: the judged prefix
+    report = Report(run.ruleset.name, len(run.mutants), sample, [m for m, _ in judged], [v for _, v in judged],
+                    listed, run.inherited, unjudged=len(chosen) - len(verdicts))
     if as_json:
         print_json(report, out)
     else:

@@ -25,6 +25,7 @@ class Report:
     verdicts: Sequence[Any]  # mutate.Verdict, in the order of `chosen`
     listed: dict[int, str]  # equivalents: mutant number -> reason
     inherited: int = 0  # a variant's mutants of its base's values, not run (--inherited runs them)
+    unjudged: int = 0  # chosen, but left when the --budget was spent
     rows: list[tuple[Mutant, Any]] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -98,12 +99,15 @@ def print_text(report: Report, out: TextIO) -> None:
 
 def _summary(report: Report) -> str:
     run = len(report.rows)
-    sampled = f" (every {report.sample}th of {report.generated})" if report.sample > 1 else \
-        f" (of {report.generated}, chosen with --only)" if run < report.generated else ""
+    chosen = run + report.unjudged
+    which = f" (every {report.sample}th of {report.generated})" if report.sample > 1 else \
+        f" (of {report.generated}, chosen with --only)" if chosen < report.generated else ""
     own = f" (its own files; {report.inherited} inherited values not mutated: --inherited)" if report.inherited else ""
-    return (f"{run} mutants{sampled} of {report.ruleset}{own}: {report.count('loader')} caught by the loader, "
+    spent = (f"; the budget was spent with {report.unjudged} of the {chosen} chosen left unjudged (those judged are "
+             f"spread over the whole ruleset; the score is theirs)") if report.unjudged else ""
+    return (f"{run} mutants{which} of {report.ruleset}{own}: {report.count('loader')} caught by the loader, "
             f"{report.count('killed')} killed by a scenario, {len(report.unlisted_survivors)} surviving, "
-            f"{len(report.equivalents)} listed equivalent; mutation score {report.score:.1f}%")
+            f"{len(report.equivalents)} listed equivalent; mutation score {report.score:.1f}%{spent}")
 
 
 def print_json(report: Report, out: TextIO) -> None:
@@ -116,7 +120,7 @@ def print_json(report: Report, out: TextIO) -> None:
             item["equivalent"] = report.listed[mutant.number]
         mutants.append(item)
     data = {"ruleset": report.ruleset, "generated": report.generated, "inherited": report.inherited,
-            "sample": report.sample,
+            "sample": report.sample, "unjudged": report.unjudged, "complete": report.unjudged == 0,
             "run": len(report.rows), "loader": report.count("loader"), "killed": report.count("killed"),
             "surviving": len(report.unlisted_survivors), "equivalent": len(report.equivalents),
             "score": round(report.score, 2), "mutants": mutants, "rules": report.per_rule()}
