@@ -95,7 +95,8 @@ def ray_seconds(ruleset: Ruleset, games: int, out: Path) -> float:
     """The games on a local Ray instance (its start-up, seconds, not counted); they are saved to `out`."""
     import ray
 
-    from interpreter.tools.simulate.ray_cluster import cluster_cpus, on_ray, ray_batch_size
+    from interpreter.tools.cluster.ray_connect import cluster_cpus
+    from interpreter.tools.simulate.ray_cluster import on_ray, ray_batch_size
 
     ray.init(address="local", include_dashboard=False, logging_level="ERROR")
     try:

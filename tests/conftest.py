@@ -1,10 +1,11 @@
-"""Fixtures shared by the tests: the `brass` command in this process, and the errors of a small variant."""
+"""Fixtures shared by the tests: the `brass` command in this process, the errors of a small variant, a local Ray."""
 
 from __future__ import annotations
 
 import io
+import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,14 @@ def variant_errors(tmp_path: Path) -> Callable[[str], list[tuple[int, str]]]:
         header = VARIANT_HEADER.count("\n")
         return [(d.pos.line - header, d.message) for d in error.value.diagnostics]
     return errors
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """One small local Ray instance for the module (starting one takes seconds)."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'brass-rules[ray]')")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
+    try:
+        yield
+    finally:
+        ray.shutdown()

@@ -34,18 +34,19 @@ TOOLS = "interpreter.tools"
 # the ruleset layer and brass_dsl are open to all). Each package's __init__ docstring says the same.
 TOOLS_MAY_IMPORT: dict[str, set[str]] = {
     "files": set(),
+    "cluster": set(),
     "wording": set(),
     "board": set(),
     "bots.knowledge": set(),
     "bots": {"bots.knowledge"},
-    "scenarios": {"files"},
+    "scenarios": {"files", "cluster"},
     "trace": {"files"},
     "authoring": {"scenarios", "files"},
-    "simulate": {"bots", "bots.knowledge", "files"},
+    "simulate": {"bots", "bots.knowledge", "files", "cluster"},
     "play": {"bots", "bots.knowledge", "board", "files", "wording"},
     "web": {"bots", "bots.knowledge", "board", "files", "wording", "scenarios", "trace"},
-    "cli": {"files", "wording", "board", "bots", "bots.knowledge", "scenarios", "trace", "authoring", "simulate",
-            "play", "web"},
+    "cli": {"files", "cluster", "wording", "board", "bots", "bots.knowledge", "scenarios", "trace", "authoring",
+            "simulate", "play", "web"},
 }
 MAX_MODULES_PER_PACKAGE = 15
 

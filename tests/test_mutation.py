@@ -100,8 +100,8 @@ def test_a_scenario_kills_one_mutant_and_leaves_another() -> None:
     out = io.StringIO()
     print_text(report, out)
     assert "rulesets/birmingham/industries.yaml:90:108: number: true → false" in out.getvalue()
-    assert "3 mutants of birmingham: 1 caught by the loader, 1 killed by a scenario, 1 surviving, " \
-           "0 listed equivalent; mutation score 66.7%" in out.getvalue()
+    assert f"3 mutants (of {len(run.mutants)}) of birmingham: 1 caught by the loader, 1 killed by a scenario, " \
+           "1 surviving, 0 listed equivalent; mutation score 66.7%" in out.getvalue()
 
 
 def test_a_listed_equivalent_is_reported_apart(tmp_path: Path) -> None:
@@ -222,3 +222,12 @@ def test_worker_processes_give_the_same_verdicts() -> None:
     run = prepare([COTTON_III])
     chosen = run.mutants[700:760:6]
     assert run_mutants(run, chosen, jobs=2) == run_mutants(run, chosen, jobs=0)
+
+
+@pytest.mark.slow
+def test_ray_tasks_give_the_same_verdicts_in_order(local_ray: None) -> None:
+    import ray
+
+    run = prepare([COTTON_III])
+    chosen = run.mutants[700:800:4]  # 25 mutants: four tasks, finishing in any order
+    assert run_mutants(run, chosen, ray=ray) == run_mutants(run, chosen, jobs=0)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import errno
 import json
-import logging
 import os
 import pickle
 import signal
@@ -18,7 +17,6 @@ import subprocess
 import sys
 import time
 import types
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -375,17 +373,6 @@ def test_ray_failing_to_start_is_a_user_error_naming_the_address(run, monkeypatc
     assert (status, out) == (1, "")
     assert err == f"error: cannot start or reach {where}: {str(error).splitlines()[0]}\n"
     assert shut == [True]  # whatever Ray had started is stopped
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    """One small local Ray instance for the module (starting one takes seconds)."""
-    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'brass-rules[ray]')")
-    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
-    try:
-        yield
-    finally:
-        ray.shutdown()
 
 
 def test_ray_gives_the_json_of_one_process(local_ray: None, run, tmp_path: Path) -> None:

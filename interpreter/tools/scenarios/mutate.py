@@ -21,12 +21,14 @@ import multiprocessing
 import resource
 import signal
 import sys
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import TextIO
 
 from interpreter.ruleset.errors import BrassError, RulesetError
@@ -35,10 +37,12 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document
 from interpreter.tools.files.guards import slip_text
 from interpreter.tools.scenarios.mutants import Mutant, apply, generate
+from interpreter.tools.scenarios.mutate_ray import on_ray
 from interpreter.tools.scenarios.scenario import Scenario, ScenarioError, run_scenario, with_ruleset
 from interpreter.tools.scenarios.verify import EQUIVALENTS_FILE, run_files
 
-__all__ = ["MutationRun", "Shipment", "Verdict", "judge", "mutate", "own_mutants", "prepare", "run_mutants", "select", "spread"]
+__all__ = ["MutationRun", "Shipment", "Verdict", "judge", "judge_limited", "mutate", "own_mutants", "prepare",
+           "run_mutants", "select", "spread"]
 
 CHUNK = 4  # mutants sent to a worker at once: few enough that both workers stay busy to the end
 # A mutant may make the engine run away: Birmingham without `deal_hands` at the Canal Era's end
@@ -153,12 +157,15 @@ def _play(path: Path, display: str, doc: Document, ruleset: Ruleset, check: bool
 
 
 def run_mutants(run: MutationRun, chosen: Sequence[Mutant], jobs: int = 1,
-                progress: TextIO | None = None, deadline: float | None = None) -> list[Verdict]:
+                progress: TextIO | None = None, deadline: float | None = None,
+                ray: ModuleType | None = None) -> list[Verdict]:
     """The verdict of each chosen mutant, in their order, judged in `jobs` worker processes (with
-    limits of memory and time), or in this process with `jobs=0`. Past `deadline` (a
-    time.monotonic() value) no more are judged: the list then holds the verdicts of a prefix."""
+    limits of memory and time), in this process with `jobs=0`, or as tasks of a connected `ray`.
+    Past `deadline` (a time.monotonic() value) no more are judged: the list then holds the
+    verdicts of a prefix."""
     verdicts: list[Verdict] = []
-    stream = _verdicts(run.shipment, chosen, jobs)
+    stream: Generator[Verdict, None, None] = \
+        on_ray(ray, run.shipment, chosen, judge_limited) if ray else _verdicts(run.shipment, chosen, jobs)
     try:
         for verdict in stream:
             verdicts.append(verdict)
@@ -180,7 +187,7 @@ def spread(mutants: Sequence[Mutant]) -> list[Mutant]:
     return [mutants[i] for i in order]
 
 
-def _verdicts(shipment: Shipment, chosen: Sequence[Mutant], jobs: int) -> Iterator[Verdict]:
+def _verdicts(shipment: Shipment, chosen: Sequence[Mutant], jobs: int) -> Generator[Verdict, None, None]:
     if jobs < 1:  # in this process, without the limits (tests, on chosen mutants)
         for mutant in chosen:
             yield judge(shipment, mutant)
@@ -217,7 +224,6 @@ def _receive(shipment: Shipment) -> None:
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, hard))
-    signal.signal(signal.SIGPROF, _out_of_time)
     _received[:] = [shipment]
 
 
@@ -226,15 +232,25 @@ def _out_of_time(signum: int, frame: object) -> None:
 
 
 def _judge_received(mutant: Mutant) -> Verdict:
+    return judge_limited(_received[0], mutant)
+
+
+def judge_limited(shipment: Shipment, mutant: Mutant) -> Verdict:
+    """`judge`, stopped past CPU_SECONDS of CPU (a runaway mutant, counted killed) when run in a
+    process's main thread, where a signal can interrupt it (a worker process, a Ray worker)."""
+    if threading.current_thread() is not threading.main_thread():
+        return judge(shipment, mutant)
+    previous = signal.signal(signal.SIGPROF, _out_of_time)
     signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
     try:
-        return judge(_received[0], mutant)
+        return judge(shipment, mutant)
     except _OutOfTime:
         return Verdict(mutant.number, "killed", f"ran out of time: over {CPU_SECONDS} s of CPU (a runaway engine)")
     except MemoryError:
         return Verdict(mutant.number, "killed", f"ran out of memory: over {MEMORY_LIMIT // 1024 ** 3} GiB")
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def select(mutants: Sequence[Mutant], sample: int = 1, only: Sequence[str] = ()) -> list[Mutant]:
@@ -272,7 +288,7 @@ def folder_equivalents(paths: Sequence[str | Path]) -> Path | None:
 def mutate(paths: Sequence[str | Path], out: TextIO, ruleset: str | None = None, jobs: int = 1,
            sample: int = 1, only: Sequence[str] = (), equivalents: str | None = None, as_json: bool = False,
            check: bool = False, rules: Sequence[str] = (), inherited: bool = False,
-           budget: float | None = None) -> int:
+           budget: float | None = None, ray_address: str | None = None) -> int:
     """`brass verify --mutate`: exit status 0 when no mutant judged survives except listed
     equivalents. With a `budget` (seconds of wall clock) the mutants are judged in `spread` order
     until it is spent, and the report says how many were left unjudged."""
@@ -286,8 +302,15 @@ def mutate(paths: Sequence[str | Path], out: TextIO, ruleset: str | None = None,
     if budget is not None:
         chosen = spread(chosen)
     deadline = None if budget is None else time.monotonic() + budget
-    verdicts = run_mutants(run, chosen, jobs, progress=None if as_json else sys.stderr, deadline=deadline)
-    judged = sorted(zip(chosen, verdicts), key=lambda row: row[0].number)  # zip: the judged prefix
+    progress = None if as_json else sys.stderr
+    if ray_address is None:
+        verdicts = run_mutants(run, chosen, jobs, progress, deadline)
+    else:  # "" for a local Ray instance
+        from interpreter.tools.cluster.ray_connect import connected
+
+        with connected(ray_address) as ray:
+            verdicts = run_mutants(run, chosen, jobs, progress, deadline, ray=ray)
+    judged = sorted(zip(chosen[:len(verdicts)], verdicts, strict=True), key=lambda row: row[0].number)
     report = Report(run.ruleset.name, len(run.mutants), sample, [m for m, _ in judged], [v for _, v in judged],
                     listed, run.inherited, unjudged=len(chosen) - len(verdicts))
     if as_json:

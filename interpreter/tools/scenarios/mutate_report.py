@@ -101,7 +101,7 @@ def _summary(report: Report) -> str:
     run = len(report.rows)
     chosen = run + report.unjudged
     which = f" (every {report.sample}th of {report.generated})" if report.sample > 1 else \
-        f" (of {report.generated}, chosen with --only)" if chosen < report.generated else ""
+        f" (of {report.generated})" if chosen < report.generated else ""
     own = f" (its own files; {report.inherited} inherited values not mutated: --inherited)" if report.inherited else ""
     spent = (f"; the budget was spent with {report.unjudged} of the {chosen} chosen left unjudged (those judged are "
              f"spread over the whole ruleset; the score is theirs)") if report.unjudged else ""

@@ -37,7 +37,6 @@ from interpreter.tools.scenarios.scenario import (
     run_scenario,
 )
 
-
 # A scenario folder's list of equivalent mutants (`brass verify --mutate` reads it; docs/scenarios.md):
 # the one YAML file of a folder that is not a scenario.
 EQUIVALENTS_FILE = "mutation-equivalents.yaml"

@@ -1,12 +1,12 @@
 """`brass simulate --ray [ADDRESS]`: batches of games as Ray tasks, on one machine or a cluster.
 
-Ray is an optional extra (`pip install 'brass-rules[ray]'`); it is imported only here, when
---ray is given. A batch is a task. The rulesets `brass` loaded are put into Ray's object store
-once (`batch.Shipment`, never the files: a node need not have them, and an edit made during
-the run changes nothing); a task names its ruleset by fingerprint and carries a reference to
-that object, which a Ray worker fetches and builds only for its first batch of that ruleset
-(`batch.ruleset_for`), then keeps. Batches hold up to 50 seeds, so that on a cluster the
-scheduling of a task (milliseconds) stays small beside its games (seconds).
+Ray is an optional extra, reached through `cluster.ray_connect` only when --ray is given. A batch
+is a task. The rulesets `brass` loaded are put into Ray's object store once (`batch.Shipment`,
+never the files: a node need not have them, and an edit made during the run changes nothing); a
+task names its ruleset by fingerprint and carries a reference to that object, which a Ray worker
+fetches and builds only for its first batch of that ruleset (`batch.ruleset_for`), then keeps.
+Batches hold up to 50 seeds, so that on a cluster the scheduling of a task (milliseconds) stays
+small beside its games (seconds).
 
 Ray retries a task whose worker or node died (`max_retries`), and only a finished task's
 records come back, so a lost node costs time, never a game counted twice. Only a few tasks
@@ -17,62 +17,19 @@ little to cancel.
 from __future__ import annotations
 
 import contextlib
-import importlib
-import logging
 import math
 from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
 from interpreter.ruleset.errors import BrassError
+from interpreter.tools.cluster.ray_connect import RayFailed, cluster_cpus, first_line, import_ray
 from interpreter.tools.simulate.batch import Batch, Shipment, has_received, play_sent_batch, receive
 from interpreter.tools.simulate.games import GameRecord
 
-INSTALL_HINT = "--ray needs Ray, which is not installed here: pip install 'brass-rules[ray]'"
 LARGEST_BATCH = 50
 TASKS_PER_CPU = 2
 RETRIES = 3  # of a task whose worker process or node died
-
-
-class RayFailed(BrassError):
-    """Ray could not run the games (no cluster at the address, a task that kept failing)."""
-
-
-def import_ray() -> ModuleType:
-    """The `ray` module, or the error that says how to install it."""
-    try:  # imported by name: the type checker need not know Ray, which may be missing
-        return importlib.import_module("ray")
-    except ImportError:
-        raise BrassError(INSTALL_HINT) from None
-
-
-@contextlib.contextmanager
-def connected(address: str | None) -> Iterator[ModuleType]:
-    """Ray, started here (a local instance, or connected to the cluster at `address`) unless the
-    caller already did; shut down on leaving only if started here."""
-    ray = import_ray()
-    if ray.is_initialized():
-        yield ray
-        return
-    try:
-        # Workers' output is not copied here: stdout is the summary's (--json), and a task's
-        # error comes back with its result anyway.
-        ray.init(address=address or None, logging_level=logging.WARNING, log_to_driver=False)
-    except Exception as error:  # Ray raises many kinds: its own, RuntimeError, TimeoutError, OSError…
-        # Whatever ray.init raises, the cluster could not be started or reached: a problem of the
-        # address or of the machine, said with Ray's own words, never "a bug in brass".
-        with contextlib.suppress(Exception):
-            ray.shutdown()  # whatever it had started before failing
-        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-        raise RayFailed(f"cannot start or reach {where}: {_first_line(error)}") from None
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
-
-
-def cluster_cpus(ray: ModuleType) -> int:
-    return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
 def ray_batch_size(games: int, cpus: int) -> int:
@@ -123,9 +80,4 @@ def _result(ray: ModuleType, reference: Any) -> list[GameRecord]:
             raise error.cause from None
         raise
     except ray.exceptions.RayError as error:
-        raise RayFailed(f"a Ray task failed even after {RETRIES} retries: {_first_line(error)}") from None
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
+        raise RayFailed(f"a Ray task failed even after {RETRIES} retries: {first_line(error)}") from None

@@ -23,10 +23,11 @@ from typing import Any
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.ladder import make_bot
+from interpreter.tools.cluster.ray_connect import RayFailed, check_address, cluster_cpus, connected
 from interpreter.tools.simulate.batch import Batch, Shipment, batch_size, in_this_process, make_batches, shipment
 from interpreter.tools.simulate.games import BotSpec, GameRecord, Summary, seat_bots
 from interpreter.tools.simulate.pool import WorkersFailed, in_worker_processes, sigint_replaced
-from interpreter.tools.simulate.ray_cluster import RayFailed, cluster_cpus, connected, on_ray, ray_batch_size
+from interpreter.tools.simulate.ray_cluster import on_ray, ray_batch_size
 from interpreter.tools.simulate.store import (
     GameWriter,
     Key,
@@ -122,9 +123,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise BrassError(f"--jobs is a number of worker processes (0: one per core), not {args.jobs}")
     if args.ray is not None and args.jobs != 1:
         raise BrassError("give --jobs (worker processes on this machine) or --ray (Ray decides), not both")
-    if args.ray and not (args.ray in ("auto", "local") or ":" in args.ray):
-        raise BrassError(f"--ray ADDRESS is auto, local, HOST:PORT or ray://HOST:PORT, not {args.ray!r} "
-                         "(to name the ruleset, put it before --ray)")
+    if args.ray:
+        check_address(args.ray, "ruleset")
 
 
 def _plan(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None, bot: BotSpec) -> Plan:
