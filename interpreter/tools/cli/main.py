@@ -183,6 +183,14 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--primary", metavar="FIGURE",
                           help="with --against: the figure judged alone at 5%% (default vp_per_player); every "
                                "other figure is judged with Holm's correction over all of them")
+    simulate.add_argument("--until-decided", action="store_true",
+                          help="with --against: play batches of --games until the primary figure differs (or, "
+                               "with --margin, is the same within it) by an always-valid 95%% interval")
+    simulate.add_argument("--max-games", type=_positive, default=400, metavar="N",
+                          help="with --until-decided: stop undecided after N games (default 400)")
+    simulate.add_argument("--margin", type=float, default=None, metavar="M",
+                          help="with --until-decided: also stop when the primary figure's difference is "
+                               "shown smaller than M (equivalence)")
     simulate.add_argument("--jobs", type=int, default=1, metavar="N",
                           help="play in N worker processes (0: one per core); the results do not change")
     simulate.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",

@@ -19,10 +19,12 @@ from rich.table import Table
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.simulate.compare import PRIMARY, compare, figure_keys
+from interpreter.tools.simulate.compare import PRIMARY, compare, figure_keys, primary_differences
 from interpreter.tools.simulate.games import BotSpec, Summary, simulate
 from interpreter.tools.simulate.plot import check_plot_path, write_plot
-from interpreter.tools.simulate.run import bots_argument, progress_bar, run_games, uses_runner
+from interpreter.tools.simulate.run import bots_argument, progress_bar, run_games, run_until_decided, uses_runner
+from interpreter.tools.simulate.sequential import METHOD as SEQUENTIAL_METHOD
+from interpreter.tools.simulate.sequential import Decision, decide, describe
 from interpreter.tools.simulate.stats import decimals
 
 
@@ -37,21 +39,19 @@ def run_simulate(args: argparse.Namespace) -> int:
         base = load_ruleset(args.against)
         _check_players(base, args.players)
     primary = _primary(args, ruleset, base)
-    if uses_runner(args):  # --jobs, --ray, --out: docs/simulate.md
-        outcome = run_games(args, ruleset, base, bot)
-        if isinstance(outcome, int):
-            return outcome  # interrupted; what was saved has been said
-        result, against = outcome
-    else:
-        rotate = base is not None  # a comparison's bots change seats game by game (`simulate.seating`)
-        result = _simulate_with_progress(ruleset, args, bot, rotate)
-        against = None if base is None else _simulate_with_progress(base, args, bot, rotate)
+    played = _play_games(args, ruleset, base, bot, primary)
+    if isinstance(played, int):
+        return played  # interrupted; what was saved has been said
+    result, against, sequential = played
     if args.json:
-        print(json.dumps(_json(result, against, args.timings, primary), indent=2, sort_keys=False))
+        data = _json(result, against, args.timings, primary)
+        if sequential is not None:
+            data["comparison"]["sequential"] = sequential
+        print(json.dumps(data, indent=2, sort_keys=False))
     elif against is None:
         print_simulation(result)
     else:
-        print_comparison(compare(result, against, primary), result)
+        print_comparison(compare(result, against, primary), result, sequential)
     if args.plot is not None:
         write_plot(args.plot, result, against)
         print(f"plots written to {args.plot}", file=sys.stderr)
@@ -64,6 +64,51 @@ def _json(result: Summary, against: Summary | None, timings: bool, primary: str)
         data["against"] = against.to_dict(timings=timings)
         data["comparison"] = compare(result, against, primary)
     return data
+
+
+def _play_games(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None, bot: BotSpec,
+                primary: str) -> tuple[Summary, Summary | None, dict[str, Any] | None] | int:
+    """The games of the ruleset and of BASE (if any), and with --until-decided the decision; the
+    exit status if interrupted."""
+    if args.until_decided:
+        return _until_decided(args, ruleset, base, bot, primary)
+    if uses_runner(args):  # --jobs, --ray, --out: docs/simulate.md
+        outcome = run_games(args, ruleset, base, bot)
+        return outcome if isinstance(outcome, int) else (*outcome, None)
+    rotate = base is not None  # a comparison's bots change seats game by game (`simulate.seating`)
+    result = _simulate_with_progress(ruleset, args, bot, rotate)
+    against = None if base is None else _simulate_with_progress(base, args, bot, rotate)
+    return result, against, None
+
+
+def _until_decided(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None, bot: BotSpec,
+                   primary: str) -> tuple[Summary, Summary, dict[str, Any]] | int:
+    """--until-decided: the games played until the primary figure was decided, and the decision."""
+    if base is None:
+        raise BrassError("--until-decided plays until a comparison is decided: it needs --against BASE")
+    if args.margin is not None and not args.margin > 0:
+        raise BrassError(f"--margin is the largest difference that counts as none: more than 0, not {args.margin}")
+    if args.games > args.max_games:
+        raise BrassError(f"--games ({args.games}, the games of one batch) is more than --max-games ({args.max_games})")
+    decisions: list[Decision] = []
+
+    def decided(variant: Summary, against: Summary) -> bool:
+        _, differences = primary_differences(variant, against, primary)
+        decisions.append(decide(differences, args.max_games, args.margin))
+        return decisions[-1].final
+
+    outcome = run_until_decided(args, ruleset, base, bot, decided)
+    if isinstance(outcome, int):
+        return outcome
+    variant, against = outcome
+    label, _ = primary_differences(variant, against, primary)
+    last = decisions[-1] if decisions[-1].final else Decision("undecided", decisions[-1].look)
+    look = last.look
+    return variant, against, {
+        "outcome": last.outcome, "games": look.games, "looks": len(decisions), "max_games": args.max_games,
+        "margin": args.margin, "mean": round(look.mean, 4) + 0.0,
+        "interval": [round(look.low, 4) + 0.0, round(look.high, 4) + 0.0],
+        "method": SEQUENTIAL_METHOD, "verdict": describe(last, label, args.margin)}
 
 
 def _primary(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None) -> str:
@@ -128,9 +173,14 @@ def _title(result: Summary) -> str:
             f"{', seats rotated' if result.rotated else ''}{', invariants checked' if result.checked else ''}")
 
 
-def print_comparison(report: dict[str, Any], variant: Summary) -> None:
+def print_comparison(report: dict[str, Any], variant: Summary, sequential: dict[str, Any] | None = None) -> None:
     """A comparison: the figures with their differences and intervals, the verdicts, the seats."""
     console = Console()
+    if sequential is not None:
+        console.print(f"until decided: {sequential['verdict']}; {sequential['looks']} look(s) at the games in "
+                      f"batches, at most {sequential['max_games']}. The interval holds the true difference at "
+                      "every look at once (95%), so stopping at any look keeps it honest; the table below "
+                      "is the usual one-look table of the games played\n", highlight=False, soft_wrap=True)
     first, last = report["seeds"] or [variant.seed, variant.seed]
     console.print(f"{report['variant']} against {report['base']}: {report['games']} paired game(s), seeds "
                   f"{first}..{last} played with both, {variant.players} players, bots {','.join(variant.bots)}, "

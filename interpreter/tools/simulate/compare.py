@@ -117,6 +117,15 @@ def compare(variant: Summary, base: Summary, primary: str = PRIMARY) -> dict[str
             "win_rate_by_seat": {"variant": _rates(variant), "base": _rates(base)}}
 
 
+def primary_differences(variant: Summary, base: Summary, primary: str = PRIMARY) -> tuple[str, list[float]]:
+    """The primary figure's label and its paired differences, variant minus base, game by game."""
+    _check_paired(variant, base)
+    kinds = list(dict.fromkeys(variant.action_kinds + base.action_kinds))
+    figure = next(f for f in figures(variant.players, kinds) if f.key == primary)
+    mine, theirs, _ = _difference_of(figure, variant, base)
+    return figure.label, [a - b for a, b in zip(mine, theirs, strict=True)]
+
+
 def _differ(rows: dict[str, dict[str, Any]], primary: str) -> dict[str, Any]:
     """How many of the other figures differ after the correction, and how many one test per figure
     at 5 % would have declared different in expectation if nothing changed."""

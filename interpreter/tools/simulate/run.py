@@ -72,6 +72,12 @@ class Plan:
     check: bool
     path: Path | None
     done: dict[Key, GameRecord] = field(default_factory=dict)
+    in_file: set[Key] = field(default_factory=set)  # every game the --out file held at the start
+
+    def extend(self, seeds: range) -> None:
+        """More seeds to play (--until-decided), counting those the file already holds as done."""
+        self.seeds = seeds
+        self.done.update({key: _SAVED for key in self.in_file if key[1] in seeds and key not in self.done})
 
     @property
     def rotate(self) -> bool:
@@ -104,6 +110,30 @@ def run_games(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None,
     interrupted, after saying what was saved."""
     _check_options(args)
     plan = _plan(args, ruleset, base, bot)
+    interrupted = _play_plan(args, plan)
+    return interrupted if interrupted is not None else _summaries(plan, full=args.json)
+
+
+def run_until_decided(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset,
+                      bot: BotSpec, decided: Callable[[Summary, Summary], bool]) -> tuple[Summary, Summary] | int:
+    """`--until-decided`: batches of --games seeds under both rulesets, each batch's games added to
+    the last, until `decided` says so of the summaries or --max-games are played (the exit status
+    when interrupted, as `run_games`)."""
+    _check_options(args)
+    plan = _plan(args, ruleset, base, bot)
+    while True:
+        interrupted = _play_plan(args, plan)
+        if interrupted is not None:
+            return interrupted
+        variant, against = _summaries(plan, full=args.json)
+        assert against is not None  # a comparison
+        if decided(variant, against) or len(plan.seeds) >= args.max_games:
+            return variant, against
+        plan.extend(range(plan.seeds.start, plan.seeds.start + min(args.max_games, len(plan.seeds) + args.games)))
+
+
+def _play_plan(args: argparse.Namespace, plan: Plan) -> int | None:
+    """Play the plan's games still to play; the exit status if interrupted, after saying what was saved."""
     try:
         _play(plan, _runner(args, plan))
     except KeyboardInterrupt:
@@ -113,7 +143,7 @@ def run_games(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None,
         return INTERRUPTED_STATUS
     except (WorkersFailed, RayFailed, OutFileError) as error:  # a full disk: how many games were saved
         raise BrassError(f"{error}; {plan.saved()}" if plan.path else str(error)) from None
-    return _summaries(plan, full=args.json)
+    return None
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -138,6 +168,7 @@ def _plan(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None, bot:
         _warn(prepare(plan.path, args.resume))
         found, warning = read_games(plan.path, plan.run, brief=True, folders=plan.folders())
         _warn(warning)
+        plan.in_file = set(found)
         plan.done = {key: _SAVED for key in found if key[1] in plan.seeds}  # the file keeps the records
     return plan
 
