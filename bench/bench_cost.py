@@ -31,6 +31,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.rng import Rng
 from interpreter.ruleset.loader import clear_cache, load_ruleset
 from interpreter.tools.scenarios.scenario import load_scenario
+from interpreter.tools.scenarios.verify import scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECK_COST = brass_dsl.checker.check_cost
@@ -77,7 +78,7 @@ def shipped_costs() -> list[tuple[int, str, str]]:
             if (folder / "ruleset.yaml").exists():
                 reading[0] = str(folder)
                 load_ruleset(folder)
-        for path in sorted((ROOT / "scenarios").rglob("*.yaml")):
+        for path in scenario_files([ROOT / "scenarios"]):
             reading[0] = str(path)
             load_scenario(path)
     finally:

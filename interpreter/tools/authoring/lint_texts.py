@@ -25,6 +25,7 @@ from interpreter.ruleset.ruleset_files import display_name
 from interpreter.ruleset.templates import PLACEHOLDER, shifted
 from interpreter.ruleset.yaml_source import load_yaml_file
 from interpreter.tools.authoring.lint_findings import Finding, at
+from interpreter.tools.scenarios.verify import scenario_files
 
 __all__ = ["default_scenario_folders", "text_findings"]
 
@@ -111,7 +112,7 @@ def _verified(ruleset: Ruleset, folders: Sequence[Path]) -> set[str]:
     """Rule IDs a scenario cites (`rules:`, a step's `reasons:`) as this ruleset states them: played
     with it, or with a ruleset that inherits the same statement."""
     found: set[str] = set()
-    for path in sorted(p for folder in folders for p in folder.rglob("*.yaml")):
+    for path in scenario_files([folder for folder in folders if folder.is_dir()]):
         data = _scenario_data(path)
         cited = _cited_by_scenario(data)
         played = _played(data, path)

@@ -23,6 +23,7 @@ from interpreter.tools.bots.ladder import BOTS, HUMAN
 from interpreter.tools.files.guards import ENGINE_SLIPS, move_problem, parse_json, slip_text
 from interpreter.tools.files.saves import parse_saved
 from interpreter.tools.scenarios.scenario import Scenario, load_setup
+from interpreter.tools.scenarios.verify import EQUIVALENTS_FILE
 from interpreter.tools.web.sessions import PlaySession, ReplaySession, ReplayStep, WebError
 
 MAX_UPLOAD_CHARS = 4_000_000  # as much as a request may carry (web_api.MAX_BODY_BYTES)
@@ -55,8 +56,8 @@ class Folders:
 
 def _files(roots: list[Path], pattern: str) -> list[str]:
     found: list[str] = []
-    for root in roots:
-        found += sorted(str(p) for p in root.rglob(pattern) if p.is_file())
+    for root in roots:  # a scenario folder's list of equivalent mutants is not a scenario
+        found += sorted(str(p) for p in root.rglob(pattern) if p.is_file() and p.name != EQUIVALENTS_FILE)
     return found[:MAX_LISTED_FILES]
 
 
