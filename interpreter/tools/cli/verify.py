@@ -41,7 +41,7 @@ def verify_commands(commands: Any) -> None:
                           help="only every EVERY-th mutant, in generated order (default 1: all)")
     mutation.add_argument("--only", action="append", default=[], metavar="PATTERN",
                           help="only the mutants whose id or FILE:LINE matches this glob "
-                               "('tiles.pottery.*', 'industries.yaml:90'); may be repeated")
+                               "('tiles.*', 'industries.yaml:90'); may be repeated")
     mutation.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                           help="judge mutants as Ray tasks: a local Ray instance, or the cluster at ADDRESS "
                                "(needs the ray extra; not with --jobs)")
