@@ -47,12 +47,13 @@ def test_the_broken_ruleset_gives_each_warning_once_where_it_is(at_root, capsys:
         (f"{BROKEN}/broken.yaml:11:3", "W102"),                # the town no link reaches
         (f"{BROKEN}/broken.yaml:19:3", "W103"),                # glassworks, on no slot
         (f"{BROKEN}/broken.yaml:24:3", "W101"),                # cotton levels 1, 2, 4
-        (f"{BROKEN}/broken.yaml:35:29", "W104"),               # "locaton"
-        (f"{BROKEN}/broken.yaml:38:16", "W108"),               # a precondition with rules: but no rule:
+        (f"{BROKEN}/broken.yaml:30:18", "W110"),               # "Discard two cards" where Tinker discards one
+        (f"{BROKEN}/broken.yaml:36:29", "W104"),               # "locaton"
+        (f"{BROKEN}/broken.yaml:39:16", "W108"),               # a precondition with rules: but no rule:
     ]
     # W109 needs a third era, whose inherited era checks give one warning each: its own test below
     assert sorted(code for _, code in where) == sorted(set(CODES) - {"W109"})
-    assert err == "8 warnings\n"
+    assert err == "9 warnings\n"
 
 
 def test_the_messages_say_what_is_wrong(at_root) -> None:
@@ -64,6 +65,9 @@ def test_the_messages_say_what_is_wrong(at_root) -> None:
                                     "'wild_location', 'wild_industry'); did you mean 'location'?")
     assert found["W105"].startswith("rule R-LONELY-01 is cited nowhere")
     assert found["W106"].startswith("the text says £40, but the data citing R-LOAN-01 says £30")
+    assert found["W110"] == ("the doc of Tinker says 'Discard two', but Tinker's effects discard 1 card; "
+                             "write the number as a {…} part that reads the data (docs/ruleset-format.md, texts "
+                             "that follow the data), or correct it")
     assert found["W108"].startswith("this precondition names no rule: a move it refuses is refused without a rule ID")
     assert found["W107"].startswith("the text of R-LINK-07, inherited from birmingham, names the place "
                                     "'Redditch', which broken does not have; state R-LINK-07's text anew")
@@ -76,8 +80,8 @@ def test_strict_check_turns_each_warning_into_an_error(at_root, capsys: pytest.C
     out, err = capsys.readouterr()
     assert out == ""
     lines = err.splitlines()
-    assert len(lines) == 9 and lines[-1] == "8 errors (lint warnings, --strict)"
-    assert f"{BROKEN}/broken.yaml:35:29: error W104: 'locaton' is never a value of card.kind" in err
+    assert len(lines) == 10 and lines[-1] == "9 errors (lint warnings, --strict)"
+    assert f"{BROKEN}/broken.yaml:36:29: error W104: 'locaton' is never a value of card.kind" in err
     assert main(["check", "--strict", "birmingham"]) == 0
     assert capsys.readouterr().out.startswith("Brass: Birmingham (birmingham 1.0.0): OK")
 
@@ -88,8 +92,8 @@ def test_a_fixed_mistake_is_no_longer_warned_about(tmp_path: Path, monkeypatch: 
     monkeypatch.chdir(tmp_path)
     clear_cache()
     text = (folder / "broken.yaml").read_text(encoding="utf-8")
-    (folder / "broken.yaml").write_text(text.replace('"locaton"', '"location"').replace("£40", "£30"),
-                                        encoding="utf-8")
+    (folder / "broken.yaml").write_text(text.replace('"locaton"', '"location"').replace("£40", "£30")
+                                        .replace("Discard two cards", "Discard one card"), encoding="utf-8")
     codes = sorted(f.code for f in lint(load_ruleset(folder), scenarios=[]))
     assert codes == ["W101", "W102", "W103", "W107", "W108"]  # and no W105 without any scenario folder
     clear_cache()

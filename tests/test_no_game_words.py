@@ -29,7 +29,8 @@ EXCLUDED = ("interpreter/tools/trace/*.py",)  # the trace importer: it reads one
 FORMAT_WORDS = {
     "develop": {"interpreter/ruleset/schema.py", "interpreter/ruleset/model.py", "interpreter/ruleset/declared.py",
                 "interpreter/ruleset/primitives.py",
-                "interpreter/ruleset/effects.py", "interpreter/engine/effect_impls.py"},
+                "interpreter/ruleset/effects.py", "interpreter/engine/effect_impls.py",
+                "interpreter/engine/exclusions.py"},
     "loan": {"interpreter/ruleset/schema.py", "interpreter/ruleset/model.py", "interpreter/ruleset/primitives.py"},
     "network": {"interpreter/ruleset/schema.py", "interpreter/ruleset/primitives.py", "interpreter/ruleset/sizes.py",
                 "interpreter/ruleset/examples.py",

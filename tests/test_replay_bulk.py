@@ -4,9 +4,10 @@ bots) replayed in bulk, and `brass replay --trace DIR` (docs/real-games.md).
 Under `birmingham` each game replays to the end or stops at a difference caused by one of the
 recorded engine's three deviations from the rulebook: a 15th link tile (refused, R-SETUP-08), VP
 below 0 after a shortfall (R-SHORT-03), a rail link's coal measured from its first non-merchant end
-(the mine it names is refused, R-COAL-02). Under `quasrain-compat`, the variant with those three
-deviations, all 55 replay to the end. Every question is answered from the trace: the tiles removed
-for unpaid income from the round end's effects, a double rail's coal per link by naming its sources.
+(the mine it names is refused as farther than the nearest, R-COAL-06). Under `quasrain-compat`, the
+variant with those three deviations, all 55 replay to the end. Every question is answered from the
+trace: the tiles removed for unpaid income from the round end's effects, a double rail's coal per
+link by naming its sources.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ VARIANT = Path(__file__).resolve().parents[1] / "rulesets" / "quasrain-compat"
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not GENERATED.is_dir(), reason=f"{GENERATED} is absent")]
 
 VP, COAL, LINKS = "players: VP", "coal source", "legality"
-CAUSES = {VP: ["R-SHORT-01", "R-SHORT-03"], COAL: ["R-COAL-02"], LINKS: ["R-SETUP-08"]}
+CAUSES = {VP: ["R-SHORT-01", "R-SHORT-03"], COAL: ["R-COAL-06"], LINKS: ["R-SETUP-08"]}
 # game -> where it first stops under birmingham (seq, what differs), None: replays to the end
 FIRST_STOP = {
     "2p-eps-s2204140": None,
@@ -151,13 +152,13 @@ def test_vp_differences_are_the_vp_floor(summary):
 
 def test_coal_differences_are_a_rail_links_mine(summary):
     """The recorded engine measures a rail link's coal from its first non-merchant end; we refuse its
-    mine for the nearer one (R-COAL-02)."""
+    mine as farther than the nearer one (R-COAL-06)."""
     for game in summary.games:
         if game.difference is None or game.difference.group != COAL:
             continue
         named = game.difference.trace["coal"]
         assert named and all(link.startswith("L") for link in named), game.name
-        assert "R-COAL-02" in game.difference.ours and "must be used first" in game.difference.ours
+        assert "R-COAL-06" in game.difference.ours and ", farther than " in game.difference.ours
 
 
 def test_a_shortfall_is_answered_from_the_round_end(birmingham):

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from brass_dsl import Env
+from interpreter.engine.exclusions import develop_exclusion, shortfall_exclusion
 from interpreter.engine.resources import consume, sell_to_market
 from interpreter.engine.state import PlacedTile, Player
 from interpreter.engine.table import Table
@@ -131,7 +132,7 @@ def _develop_without_iron(table: Table, env: Env, args: dict[str, Any]) -> None:
         options = [i for i in table.ruleset.industries if _bonus_developable(table, i, chosen.count(i))]
         if not options:
             break
-        excluded = {i: _bonus_exclusion(table, i, chosen.count(i)) for i in table.ruleset.industries
+        excluded = {i: develop_exclusion(table, i, chosen.count(i)).as_answer() for i in table.ruleset.industries
                     if i not in options}
         chosen.append(table.ask(table.me, f"develop_without_iron/{n}", options,
                                "Choose an industry whose lowest tile to remove from your mat (free)",
@@ -147,23 +148,6 @@ def _bonus_developable(table: Table, industry: str, already: int) -> bool:
     used = player.mat_used.get(industry, 0) + already
     stack = table.mat_stack(industry)
     return used < len(stack) and stack[used].develop
-
-
-def _bonus_exclusion(table: Table, industry: str, already: int) -> dict[str, Any]:
-    """Why `industry` is not an answer: no tile of it is left on the mat (the step's own rule), or its
-    lowest tile may not be developed: the rule its tile row in the ruleset cites (`rule:`/`rules:`)."""
-    used = table.me.mat_used.get(industry, 0) + already
-    stack = table.mat_stack(industry)
-    name = table.ruleset.industries[industry].name
-    if used >= len(stack):
-        return {"reason": f"no {name} tile is left on your mat"}
-    level = stack[used].level
-    rows = table.ruleset.data.get("tiles", {}).get(industry, [])
-    row = next((i for i, r in enumerate(rows) if isinstance(r, dict) and r.get("level") == level), None)
-    cited = rows[row].get("rules") or [rows[row].get("rule")] if row is not None else [None]
-    where = table.ruleset.where(("tiles", industry, row, "develop")) if row is not None else ""
-    return {"reason": f"your lowest {name} tile (level {level}) cannot be developed",
-            "rule": cited[0], "where": where}
 
 
 # -- anywhere ----------------------------------------------------------------------------------
@@ -225,8 +209,10 @@ def _shortfall_choice(table: Table, player: Player) -> list[PlacedTile]:
                    if t.owner is player and t not in chosen and t.spec.cost // divisor > 0]
         if not options:
             break
+        excluded = {t.slot.id: shortfall_exclusion(table, player, t, chosen).as_answer()
+                    for t in table.board_tiles() if t not in options}
         slot_id = table.ask(player, f"shortfall/{player.seat}/{len(chosen)}", [t.slot.id for t in options],
-                            f"Remove a tile to raise £{owed} of unpaid income")
+                            f"Remove a tile to raise £{owed} of unpaid income", excluded=excluded)
         tile = table.state.tiles[slot_id]
         chosen.append(tile)
         owed -= tile.spec.cost // divisor

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.engine.errors import Failure, IllegalAction
+from interpreter.engine.exclusions import Excluded, SourceUnit, source_exclusion, source_rule
 from interpreter.engine.named_sources import MARKET
 from interpreter.engine.sourcing import market_buy_cost, market_sell_price
 from interpreter.engine.state import PlacedTile, Player
 from interpreter.engine.table import Table
 from interpreter.ruleset.model import Resource
-from interpreter.ruleset.words import EMPTY_SOURCE
 
 
 def consume(table: Table, player: Player, resource_id: str, amount: int, at: list[str],
@@ -34,7 +34,7 @@ def consume(table: Table, player: Player, resource_id: str, amount: int, at: lis
         if named is None:
             break  # no more names: the loop is as long as the names, whatever the amount
         if named != MARKET:
-            raise _not_a_source(table, resource, named, unit, amount, at, action)
+            raise _not_a_source(table, resource, player, named, unit, amount, at, action)
     taken: dict[str, dict[str, Any]] = {}
     for tile in picks:
         tile.cubes -= 1
@@ -58,21 +58,19 @@ def _choose_producers(table: Table, player: Player, resource: Resource, amount: 
     kinds = resource.sources_for(action)
     left = {tile.slot.id: tile.cubes for _, tile in ranked}
     picks: list[PlacedTile] = []
-    for unit in range(amount):
+    for n in range(amount):
         available = [(rank, tile) for rank, tile in ranked if left[tile.slot.id] > 0]
         if not available:
             break
         best = min(rank for rank, _ in available)
         options = [tile for rank, tile in available if rank == best]
         kind = kinds[best[0]] if resource.choice != "any_mix" else None
-        named = table.named_sources.at(resource.id, unit) if naming else None
+        unit = SourceUnit(resource, player, n, amount, at, action, ranked, dict(left), options)
+        named = table.named_sources.at(resource.id, n) if naming else None
         if named is not None:
-            tile = _named_producer(table, resource, named, options, available, kind, unit, amount, at, action)
-        elif len(options) > 1 and sum(left[t.slot.id] for t in options) > amount - unit:
-            rule, where = _source_rule(table, resource, kind)
-            chosen = table.ask(player, f"{resource.id}/{unit + 1}", [t.slot.id for t in options],
-                               f"Take {resource.name.lower()} {unit + 1} of {amount} from which tile?", rule, where)
-            tile = next(t for t in options if t.slot.id == chosen)
+            tile = _named_producer(table, unit, named)
+        elif len(options) > 1 and sum(left[t.slot.id] for t in options) > amount - n:
+            tile = _asked_producer(table, unit, kind)
         else:
             tile = options[0]
         picks.append(tile)
@@ -80,58 +78,39 @@ def _choose_producers(table: Table, player: Player, resource: Resource, amount: 
     return picks
 
 
-def _named_producer(table: Table, resource: Resource, named: str, options: list[PlacedTile],
-                    available: list[tuple[tuple[int, int], PlacedTile]], kind: str | None, unit: int, amount: int,
-                    at: list[str], action: str | None) -> PlacedTile:
+def _named_producer(table: Table, unit: SourceUnit, named: str) -> PlacedTile:
     """The producer a whole action names for one unit, if the rules allow it now."""
-    what = f"{resource.name} {unit + 1} of {amount}"
-    first = ", ".join(t.slot.id for t in options)
-    if named == MARKET:
-        raise _refusal(table, resource, MARKET, f"{what} may not be bought from the market while {first} "
-                                                f"still has {resource.name.lower()}.")
-    chosen = next((t for t in options if t.slot.id == named), None)
-    if chosen is not None:
-        return chosen
-    if any(t.slot.id == named for _, t in available):
-        raise _refusal(table, resource, kind, f"{what} may not come from {named} while {first} must be used "
-                                              f"first.")
-    raise _not_a_source(table, resource, named, unit, amount, at, action)
+    chosen = next((t for t in unit.options if t.slot.id == named), None)
+    if chosen is None:
+        raise _refusal(unit, named, source_exclusion(table, unit, named))
+    return chosen
 
 
-def _not_a_source(table: Table, resource: Resource, named: str, unit: int, amount: int, at: list[str],
-                  action: str | None) -> IllegalAction:
-    """A named source that cannot give this unit at all (no producer of it, empty, not connected …)."""
-    what = f"{resource.name} {unit + 1} of {amount}"
-    tile = table.state.tiles.get(named)
-    if named == MARKET:
-        reason = "the market is not a source of it here"
-    elif tile is None:
-        reason = f"there is no tile in {named}"
-    elif table.ruleset.industries[tile.spec.industry].produces != resource.id:
-        reason = f"{table.describe(tile)} does not produce {resource.name.lower()}"
-    elif tile.cubes == 0 and EMPTY_SOURCE in resource.source_rules:  # the rule that says an empty producer has none
-        return _refusal(table, resource, EMPTY_SOURCE, f"{what} cannot come from {named}: {table.describe(tile)} has "
-                                                f"no {resource.name.lower()} left.")
-    else:
-        reason = f"{table.describe(tile)} is not a source of it here, or has none left"
-    kinds = [k for k in resource.sources_for(action) if k != MARKET]
-    return _refusal(table, resource, kinds[0] if kinds else None, f"{what} cannot come from {named}: {reason}.")
+def _asked_producer(table: Table, unit: SourceUnit, kind: str | None) -> PlacedTile:
+    """The player's choice among equally allowed producers; every other producer of the resource on
+    the board, and the market, is refused with the reason that excludes it."""
+    produces = {i for i, spec in table.ruleset.industries.items() if spec.produces == unit.resource.id}
+    named = [t.slot.id for t in table.state.tiles.values() if t.spec.industry in produces and t not in unit.options]
+    excluded = {value: source_exclusion(table, unit, value).as_answer() for value in [*named, MARKET]}
+    rule, where = source_rule(table, unit.resource, None, kind, unit.action)
+    chosen = table.ask(unit.player, f"{unit.resource.id}/{unit.unit + 1}", [t.slot.id for t in unit.options],
+                       f"Take {unit.resource.name.lower()} {unit.unit + 1} of {unit.amount} from which tile?",
+                       rule, where, excluded=excluded)
+    return next(t for t in unit.options if t.slot.id == chosen)
 
 
-def _source_rule(table: Table, resource: Resource, kind: str | None) -> tuple[str | None, str]:
-    """The rule (and where it is cited) that governs taking the resource from a kind of source:
-    the resource's `source_rules` for that kind, else its first one."""
-    rules = resource.source_rules
-    if kind not in rules:
-        kind = next((k for k in rules if k != EMPTY_SOURCE), None)
-    if kind is None:
-        return None, ""
-    return rules[kind], table.ruleset.where(("resources", resource.id, "source_rules", kind, "rule"))
+def _not_a_source(table: Table, resource: Resource, player: Player, named: str, unit: int, amount: int,
+                  at: list[str], action: str | None) -> IllegalAction:
+    """A named producer for a unit that no producer can give (every one allowed is used up)."""
+    ranked = table.sourcing.ranked(resource, player, at, action)
+    spent = SourceUnit(resource, player, unit, amount, at, action, ranked, {t.slot.id: 0 for _, t in ranked}, [])
+    return _refusal(spent, named, source_exclusion(table, spent, named))
 
 
-def _refusal(table: Table, resource: Resource, kind: str | None, message: str) -> IllegalAction:
-    rule, where = _source_rule(table, resource, kind)
-    return IllegalAction(f"{resource.name} from a source the rules do not allow", [Failure(rule, message, where)])
+def _refusal(unit: SourceUnit, named: str, excluded: Excluded) -> IllegalAction:
+    message = f"{unit.what} cannot come from {named}: {excluded.clause}."
+    return IllegalAction(f"{unit.resource.name} from a source the rules do not allow",
+                         [Failure(excluded.rule, message, excluded.where)])
 
 
 def _buy(table: Table, player: Player, resource: Resource, amount: int) -> dict[str, Any]:

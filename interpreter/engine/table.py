@@ -272,8 +272,8 @@ class Table:
         question = {"key": key, "player": player.seat, "options": options, "prompt": prompt,
                     "rule": rule, "where": where}
         if excluded:
-            question["excluded"] = {value: {"rule": why.get("rule") or rule, "where": why.get("where") or where,
-                                            "reason": why["reason"]} for value, why in excluded.items()}
+            question["excluded"] = {value: {**why, "rule": why.get("rule") or rule, "where": why.get("where") or where}
+                                    for value, why in excluded.items()}
         raise NeedDecision(question)
 
     # == changes the effects make ==================================================================

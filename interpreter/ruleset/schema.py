@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from interpreter.ruleset.errors import DiagnosticSink
-from interpreter.ruleset.words import EMPTY_SOURCE, FLIPS, LOCATION_KINDS, WILD_KINDS
+from interpreter.ruleset.words import FLIPS, LOCATION_KINDS, SOURCE_EXCLUSION_KEYS, WILD_KINDS
 from interpreter.ruleset.yaml_source import Document
 
 if TYPE_CHECKING:  # cerberus itself is imported when a ruleset is validated, not with this module
@@ -248,9 +248,11 @@ SECTIONS: dict[str, dict[str, Any]] = {
         # only tiles of industries that flip when sold may need it (a Sell consumes it: Birmingham's beer)
         "sold_tiles_only": {"type": "boolean"},
         # per source kind, the rule a move that names a source of that kind wrongly is refused with
-        # ... and under `empty`, the rule a move breaks that names a producer with none left (flipped)
+        # ... and under `empty`, `unconnected`, `farther`, the rule a move breaks that names a producer
+        # excluded for that reason (engine/exclusions.py)
         "source_rules": {"type": "dict", "valuesrules": record({}),
-                         "keysrules": {"type": "string", "allowed": [*SOURCE_KIND["allowed"], EMPTY_SOURCE]}},
+                         "keysrules": {"type": "string", "allowed": [*SOURCE_KIND["allowed"],
+                                                                     *SOURCE_EXCLUSION_KEYS]}},
     }))),
     "markets": req(table_of(record({
         "prices": req({"type": "list", "schema": POS_AMOUNT, "minlength": 1, "maxlength": MAX_COUNT}),

@@ -14,6 +14,12 @@ SLOTLESS_KINDS = ("merchant", "external")
 FLIPS = ("sold", "emptied", "built")
 WILD_KINDS = ("location", "industry")
 
-# A key of a resource's `source_rules` beside its source kinds: the rule a move breaks that names a
-# producer with none of the resource left (flipped), e.g. R-BEER-04 in Birmingham.
+# Keys of a resource's `source_rules` beside its source kinds, each the rule a move breaks that names
+# a producer excluded for that reason (engine/exclusions.py): one with none of the resource left
+# (flipped, or its last taken by the action's earlier units), e.g. R-BEER-04 in Birmingham; one not
+# connected to where the resource is needed (R-COAL-01); one farther than a producer that must be
+# used first (R-COAL-06). Without the key, the rule of the kind of source concerned is cited.
 EMPTY_SOURCE = "empty"
+UNCONNECTED_SOURCE = "unconnected"
+FARTHER_SOURCE = "farther"
+SOURCE_EXCLUSION_KEYS = (EMPTY_SOURCE, UNCONNECTED_SOURCE, FARTHER_SOURCE)

@@ -18,6 +18,7 @@ The codes (docs/lint.md):
     W107  a text names a place or an industry that this ruleset does not have
     W108  a precondition that names no `rule:`, so its refusal cites no rule
     W109  a condition naming eras, in a ruleset with an era no condition names
+    W110  a text names a number (cards discarded, a repeat's range, an amount) the data contradicts
 
 `brass check --strict` runs the same checks and counts every warning as an error.
 """
@@ -31,6 +32,7 @@ from typing import Any
 from interpreter.ruleset.model import Requirement, Ruleset
 from interpreter.tools.authoring.lint_eras import era_findings
 from interpreter.tools.authoring.lint_findings import Finding, at
+from interpreter.tools.authoring.lint_numbers import number_findings
 from interpreter.tools.authoring.lint_texts import text_findings
 from interpreter.tools.authoring.lint_words import found_in, word_findings
 
@@ -46,6 +48,7 @@ CODES = {
     "W107": "a text names what the ruleset lacks",
     "W108": "a precondition citing no rule",
     "W109": "an era no era condition names",
+    "W110": "a text's number differs from the data",
 }
 
 
@@ -53,7 +56,8 @@ def lint(ruleset: Ruleset, scenarios: Sequence[Path] | None = None) -> list[Find
     """Every warning about a loaded ruleset, in file, line and column order. `scenarios` are the
     folders searched for scenarios citing a rule (default: the one next to the rulesets)."""
     found = [*_tile_gaps(ruleset), *_unlinked(ruleset), *_unbuildable(ruleset), *word_findings(ruleset),
-             *text_findings(ruleset, scenarios), *_uncited_requirements(ruleset), *era_findings(ruleset)]
+             *text_findings(ruleset, scenarios), *_uncited_requirements(ruleset), *era_findings(ruleset),
+             *number_findings(ruleset)]
     return sorted(dict.fromkeys(found), key=_order)
 
 
