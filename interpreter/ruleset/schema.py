@@ -143,7 +143,7 @@ ACTION = record({
     "repeat": record({
         "name": req(ID),
         "min": NON_NEG,
-        "max": POS,  # Birmingham's Sell repeats up to 20 times
+        "max": POS,  # none: as many times as the preconditions allow (Birmingham's Sell, R-SELL-05)
         **ACTION_PART,
     }),
     # preconditions over all the repetitions together, judged when the action ends (docs/ruleset-format.md)
