@@ -29,6 +29,8 @@
                 --svg FILE [--png FILE]  a picture of a position (docs/board.md)
     brass serve [--port P] [--host H] [--traces DIR...] [--scenarios DIR...]
                                    a local web app: play, replay games and traces, scenarios (docs/web.md)
+    brass report VARIANT --against BASE [--from RUNS.jsonl | --players N --games K --bot B --seed S --jobs N]
+                 --html FILE       a balance report, one HTML page (docs/simulate.md)
     brass verify PATH... [--rule ID]... [--coverage] [--json] [--check]
                                    run scenario files (folders: every *.yaml below); print failures,
                                    rule coverage and "N passed, M failed"
@@ -60,6 +62,7 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.tools.authoring.command import add_commands as add_designer_commands
 from interpreter.tools.authoring.command import strict_findings
 from interpreter.tools.cli.board import add_commands as board_commands
+from interpreter.tools.cli.report import report_commands
 from interpreter.tools.cli.verify import verify_commands
 from interpreter.tools.files.guards import ENGINE_SLIPS, forgiving_streams, move_problem, parse_action_text, slip_text
 from interpreter.tools.web import serve as web_app
@@ -260,6 +263,7 @@ def _parser() -> argparse.ArgumentParser:
     rule.set_defaults(run=run_rule)
 
     verify_commands(commands)
+    report_commands(commands)  # brass report
     web_app.add_commands(commands)  # brass serve
     board_commands(commands)
     return parser

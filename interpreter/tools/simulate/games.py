@@ -29,6 +29,7 @@ from interpreter.engine.invariants import check_invariants
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.ladder import Bot, bot_seed, decide, deciding_seat, make_bot
+from interpreter.tools.simulate.profile import Profile, RoundWatch, game_profile
 from interpreter.tools.simulate.stats import wilson
 
 BotSpec = str | Sequence[str]  # one bot name for every seat, or one per seat
@@ -62,6 +63,7 @@ class GameRecord:
     violations: list[str] = field(default_factory=list)
     action_counts: dict[str, int] = field(default_factory=dict)  # actions taken, by action id
     bots: list[str] = field(default_factory=list)  # per seat, in this game (seats rotate in a comparison)
+    profile: Profile | None = None  # what the game was made of (`profile.py`); None in files of an older brass
 
     def winner_vp(self) -> int:
         """The VP of the player placed first (the standings are best first)."""
@@ -71,25 +73,32 @@ class GameRecord:
         """The winner's VP minus the runner-up's: 0 on a shared win."""
         return self.winner_vp() - int(self.standings[1]["vp"]) if len(self.standings) > 1 else 0
 
-    def to_dict(self, timings: bool = False) -> dict[str, Any]:
+    def to_dict(self, timings: bool = False, profile: bool = False) -> dict[str, Any]:
+        """JSON-ready; `profile` adds the game's profile, if it has one (the --out record has it, the
+        JSON of `brass simulate --json` does not: its figures are read from the rest)."""
         data = {"seed": self.seed, "bots": self.bots, "winners": self.winners, "actions": self.actions,
                 "decisions": self.decisions, "action_counts": self.action_counts, "standings": self.standings,
                 "violations": self.violations}
         if timings:
             data["seconds"] = self.seconds
+        if profile and self.profile is not None:
+            data["profile"] = self.profile
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], brief: bool = False) -> GameRecord:
         """A record read back from `to_dict(timings=True)` output (a line of a `--out` file).
         `brief` keeps of each standings row only what the statistics read, and shares the action
-        names: under half the memory, for the summary of a long run (but not for its JSON)."""
+        names, and leaves out the profile: under half the memory, for the summary of a long run (but
+        not for its JSON). A record of an older brass has no profile (None)."""
         standings, counts = data["standings"], data["action_counts"]
         if brief:
             standings = [{column: row[column] for column in STATISTICS_COLUMNS} for row in standings]
             counts = {sys.intern(kind): count for kind, count in counts.items()}
+        profile = None if brief else data.get("profile")
         return cls(data["seed"], standings, data["winners"], data["actions"], data["decisions"],
-                   data.get("seconds", 0.0), data["violations"], counts, list(data.get("bots", [])))
+                   data.get("seconds", 0.0), data["violations"], counts, list(data.get("bots", [])),
+                   profile if isinstance(profile, dict) else None)
 
 
 @dataclass
@@ -197,17 +206,22 @@ def seating(bots: Sequence[str], seed: int, rotate: bool) -> list[str]:
     return list(bots[shift:]) + list(bots[:shift])
 
 
-def play_game(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str], check: bool = False) -> GameRecord:
-    """Play one game between bots to the end; raise InvariantViolation on the first broken invariant."""
+def play_game(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str], check: bool = False,
+              profile: bool = True) -> GameRecord:
+    """Play one game between bots to the end; raise InvariantViolation on the first broken invariant.
+    `profile`: record the game's profile (`profile.py`; False only to measure what it costs)."""
     start = time.perf_counter()
     game = Game.new(ruleset, players, seed)
     seats: dict[int, Bot] = {s: make_bot(bots[s - 1], bot_seed(seed, s)) for s in range(1, players + 1)}
     actions = decisions = 0
     counts: dict[str, int] = {}
+    watch = RoundWatch(game) if profile else None
     while not game.is_over:
         move = decide(seats[deciding_seat(game)], game)
         game.apply(move)
         decisions += 1
+        if watch is not None:
+            watch.after(game)
         if "action" in move:
             actions += 1
             counts[move["action"]] = counts.get(move["action"], 0) + 1
@@ -218,7 +232,8 @@ def play_game(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str], ch
     standings = game.standings()
     winners = sorted(row["seat"] for row in standings if row["place"] == 1)
     return GameRecord(seed, standings, winners, actions, decisions, time.perf_counter() - start,
-                      action_counts=dict(sorted(counts.items())), bots=list(bots))
+                      action_counts=dict(sorted(counts.items())), bots=list(bots),
+                      profile=None if watch is None else game_profile(game, watch))
 
 
 def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0, bot: BotSpec = "random",

@@ -3,7 +3,9 @@
 Each line is a whole game: which ruleset played it (`role` "ruleset", or "against" for the
 base of a comparison), its seed, the players and the bot in each seat (rotated from game to
 game in a comparison), the result (standings with VP,
-money and income; winners; actions and decisions; actions by kind), and `run`, the
+money and income; winners; actions and decisions; actions by kind), what the game was made of
+(`profile`: VP by source, money and income by round, tiles built and flipped, for `brass
+report`; absent from the files of an older brass, which are read all the same), and `run`, the
 parameters of the whole run. A line is written and flushed as soon as its game is back, so
 a crash loses at most the line being written; reading ignores a torn last line with a
 warning, and `--resume` cuts it off before appending (else the next line would be glued to it).
@@ -59,7 +61,7 @@ def run_parameters(rulesets: dict[str, Ruleset], players: int, bots: Sequence[st
 
 def game_line(run: dict[str, Any], role: str, ruleset: str, record: GameRecord) -> dict[str, Any]:
     """The record of one game as written to the file (`bots`: this game's seats)."""
-    game = record.to_dict(timings=True)
+    game = record.to_dict(timings=True, profile=True)
     return {"ruleset": ruleset, "role": role, "seed": game.pop("seed"), "players": run["players"],
             "bots": game.pop("bots") or run["bots"], **game, "run": run}
 
@@ -110,17 +112,26 @@ def read_games(path: Path, run: dict[str, Any], brief: bool = False,
     ruleset that changed since, with its folder from `folders`, by role). `brief`: records with
     only what the statistics read (`GameRecord.from_dict`)."""
     found: dict[Key, GameRecord] = {}
-    for number, line in _lines(path):
-        if not line.endswith("\n"):
+    for number, data in each_record(path):
+        if data is None:
             return found, _torn_warning(path)
-        if not line.strip():
-            continue
-        data = _parse(line, path, number)
-        refusal = _refusal(_upgraded(data["run"], path, number), run, path, number, folders or {})
+        refusal = _refusal(upgraded(data["run"], path, number), run, path, number, folders or {})
         if refusal:
             raise BrassError(refusal)
         found.setdefault((data["role"], data["seed"]), GameRecord.from_dict(data, brief))
     return found, None
+
+
+def each_record(path: Path) -> Iterator[tuple[int, dict[str, Any] | None]]:
+    """Each record of the file with its line number, in the file's order, blank lines skipped; a
+    torn last line (an interrupted write) comes as None, and ends it. A line that is no record is
+    an error naming it."""
+    for number, line in _lines(path):
+        if not line.endswith("\n"):
+            yield number, None
+            return
+        if line.strip():
+            yield number, _parse(line, path, number)
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -144,7 +155,7 @@ def _parse(line: str, path: Path, number: int) -> dict[str, Any]:
     return data
 
 
-def _upgraded(found: dict[str, Any], path: Path, number: int) -> dict[str, Any]:
+def upgraded(found: dict[str, Any], path: Path, number: int) -> dict[str, Any]:
     """A run of format 1 as format 2 says it, if its games are still valid (see the docstring)."""
     if found.get("format") != OLD_FORMAT:
         return found
