@@ -218,6 +218,22 @@ def test_every_50th_birmingham_mutant_is_caught() -> None:
 
 
 @pytest.mark.slow
+def test_every_50th_lancashire_mutant_is_caught_or_a_listed_equivalent() -> None:
+    """CI's sample of the second game: scenarios/lancashire plays Lancashire and two of its
+    variants; the base the others extend is the one mutated, and its folder's equivalents count."""
+    folder = ROOT / "scenarios" / "lancashire"
+    run = prepare([folder])
+    assert run.ruleset.name == "lancashire" and run.inherited == 0
+    listed = load_equivalents(folder / "mutation-equivalents.yaml", run.mutants)
+    chosen = run.mutants[::50]
+    verdicts = run_mutants(run, chosen, jobs=2)
+    survivors = [f"{m.pos}: {m.kind}: {m.change} ({m.id})" for m, v in zip(chosen, verdicts, strict=True)
+                 if v.status == "survived" and m.number not in listed]
+    assert len(chosen) == 25
+    assert survivors == []
+
+
+@pytest.mark.slow
 def test_worker_processes_give_the_same_verdicts() -> None:
     run = prepare([COTTON_III])
     chosen = run.mutants[700:760:6]

@@ -115,13 +115,16 @@ def own_mutants(mutants: Sequence[Mutant], ruleset: Ruleset) -> list[Mutant]:
 
 
 def _target(loaded: Sequence[Scenario], name: str | None) -> Ruleset:
+    """The ruleset named, else the one the scenarios play; of several, the base the others extend
+    (a game's folder holds its variants' scenarios too: its own are the ones to mutate)."""
     if name is not None:
         return load_ruleset(name)
     found = {s.ruleset.folders: s.ruleset for s in loaded}
-    if len(found) > 1:
+    bases = [r for r in found.values() if all(r.folders == other.folders[:len(r.folders)] for other in found.values())]
+    if len(found) > 1 and not bases:
         names = ", ".join(sorted(r.name for r in found.values()))
         raise BrassError(f"the scenarios play several rulesets ({names}): name the one to mutate with --ruleset")
-    return next(iter(found.values()))
+    return bases[0] if bases else next(iter(found.values()))
 
 
 def judge(shipment: Shipment, mutant: Mutant) -> Verdict:
