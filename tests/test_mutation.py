@@ -119,6 +119,20 @@ def test_a_listed_equivalent_is_reported_apart(tmp_path: Path) -> None:
     assert '"equivalent": "judged for this test"' in out.getvalue()
 
 
+def test_an_equivalents_entry_may_name_the_variant_it_lists(tmp_path: Path) -> None:
+    """A folder holds a game's scenarios and its variants': an entry without `ruleset:` lists a
+    mutant of the folder's own ruleset, one with it a mutant of that variant; the others are skipped."""
+    listing = tmp_path / "eq.yaml"
+    listing.write_text("- {at: tiles.cotton.2.coal:number:1->2, reason: base}\n"
+                       "- {at: no.such.mutant, ruleset: a-variant, reason: the variant's}\n")
+    mutants = generate(load_ruleset("birmingham").source)
+    number = next(m.number for m in mutants if m.id == "tiles.cotton.2.coal:number:1->2")
+    assert load_equivalents(listing, mutants, "birmingham", "birmingham") == {number: "base"}
+    assert load_equivalents(listing, [], "a-birmingham-variant", "birmingham") == {}
+    with pytest.raises(ScenarioError, match="no mutant at 'no.such.mutant'"):
+        load_equivalents(listing, mutants)  # --equivalents FILE: every entry counts
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     ("at: x\n", "eq.yaml:1:1: an equivalents file is a list of {at, change, reason}, not a mapping"),
     ("- {at: tiles.cotton.2.coal:number:1->2}\n", "eq.yaml:1:3: 'reason' is needed"),
@@ -224,7 +238,7 @@ def test_every_50th_lancashire_mutant_is_caught_or_a_listed_equivalent() -> None
     folder = ROOT / "scenarios" / "lancashire"
     run = prepare([folder])
     assert run.ruleset.name == "lancashire" and run.inherited == 0
-    listed = load_equivalents(folder / "mutation-equivalents.yaml", run.mutants)
+    listed = load_equivalents(folder / "mutation-equivalents.yaml", run.mutants, "lancashire", "lancashire")
     chosen = run.mutants[::50]
     verdicts = run_mutants(run, chosen, jobs=2)
     survivors = [f"{m.pos}: {m.kind}: {m.change} ({m.id})" for m, v in zip(chosen, verdicts, strict=True)

@@ -6,10 +6,16 @@ has judged unable to change any game, each with the reason.
       reason: no Cotton Mill IV is ever sold without beer in a game that reaches it
     - at: tiles.cotton.3.beer:number:1->0                  # or the mutant's id
       reason: …
+    - at: game_end.scoring.2.score_tiles.where@11:number:2->1
+      ruleset: lancashire-intro                            # optional: a variant played in the same folder
+      reason: …
 
 A listed mutant that survives is reported apart with its reason, never dropped; one that is killed
 is simply killed (the entry is then out of date, and the report says so). An entry that names no
-mutant of the ruleset, or a malformed file, is an error located at its line.
+mutant of the ruleset, or a malformed file, is an error located at its line. An entry with
+`ruleset: NAME` lists a mutant of that ruleset (a variant whose scenarios share the folder); one
+without lists a mutant of the folder's own ruleset; entries of another ruleset than the one mutated
+are skipped.
 """
 
 from __future__ import annotations
@@ -25,11 +31,14 @@ from interpreter.tools.scenarios.scenario import ScenarioError, display_path
 
 __all__ = ["load_equivalents"]
 
-KEYS = ("at", "change", "reason")
+KEYS = ("at", "change", "reason", "ruleset")
 
 
-def load_equivalents(path: Path, mutants: Sequence[Mutant]) -> dict[int, str]:
-    """Mutant number -> the reason it is listed; ScenarioError listing every problem of the file."""
+def load_equivalents(path: Path, mutants: Sequence[Mutant], mutated: str | None = None,
+                     folder_ruleset: str | None = None) -> dict[int, str]:
+    """Mutant number -> the reason it is listed; ScenarioError listing every problem of the file.
+    With `mutated` (the ruleset's name), only the entries for it: those naming it as `ruleset:`,
+    and those naming none when it is the `folder_ruleset`."""
     display = display_path(path)
     try:
         doc = load_yaml_file(path, display)
@@ -48,6 +57,8 @@ def load_equivalents(path: Path, mutants: Sequence[Mutant]) -> dict[int, str]:
         error((), f"an equivalents file is a list of {{at, change, reason}}, not {kind_name(entries)}")
         entries = []
     for n, entry in enumerate(entries):
+        if mutated is not None and isinstance(entry, dict) and entry.get("ruleset", folder_ruleset) != mutated:
+            continue  # another ruleset's mutant
         for number in _entry(entry, (n,), mutants, error):
             listed[number] = str(entry["reason"]).strip()
     if problems:
@@ -70,8 +81,10 @@ def _entry(entry: Any, at: tuple[Any, ...], mutants: Sequence[Mutant], error: An
         error(at + ("reason",), "'reason' is needed: why this change cannot alter any game")
     if change is not None and not isinstance(change, str):
         error(at + ("change",), f"'change' is text (old → new), not {kind_name(change)}")
+    if "ruleset" in entry and not isinstance(entry["ruleset"], str):
+        error(at + ("ruleset",), f"'ruleset' is the name of the ruleset mutated, not {kind_name(entry['ruleset'])}")
     if bad or not isinstance(where, str) or not isinstance(reason, str) or not reason.strip() \
-            or (change is not None and not isinstance(change, str)):
+            or (change is not None and not isinstance(change, str)) or not isinstance(entry.get("ruleset", ""), str):
         return []
     there = [m for m in mutants if where.strip() in (m.id, str(m.pos))]
     if not there:

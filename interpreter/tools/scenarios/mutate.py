@@ -82,6 +82,7 @@ class MutationRun:
     shipment: Shipment
     mutants: list[Mutant]  # every mutant of the scope, in generated order
     inherited: int = 0  # mutants of a variant's base left out (the base's scenarios judge them)
+    folder_ruleset: str | None = None  # the ruleset the scenario folders are for (see _folders_ruleset)
 
 
 def prepare(paths: Sequence[str | Path], ruleset_name: str | None = None, check: bool = False,
@@ -105,7 +106,16 @@ def prepare(paths: Sequence[str | Path], ruleset_name: str | None = None, check:
                         tuple((s.path, s.display, s.doc) for s in played), check)
     every = generate(ruleset.source)
     mutants = every if inherited else own_mutants(every, ruleset)
-    return MutationRun(ruleset, shipment, mutants, len(every) - len(mutants))
+    return MutationRun(ruleset, shipment, mutants, len(every) - len(mutants), _folders_ruleset(loaded))
+
+
+def _folders_ruleset(loaded: Sequence[Scenario]) -> str | None:
+    """The ruleset the scenario folders are for (the one mutated when none is named), whose
+    mutants their equivalents file lists without naming a ruleset."""
+    try:
+        return _target(loaded, None).name
+    except BrassError:  # several rulesets, none the base of the others
+        return None
 
 
 def own_mutants(mutants: Sequence[Mutant], ruleset: Ruleset) -> list[Mutant]:
@@ -299,8 +309,11 @@ def mutate(paths: Sequence[str | Path], out: TextIO, ruleset: str | None = None,
     from interpreter.tools.scenarios.mutate_report import Report, print_json, print_text
 
     run = prepare(paths, ruleset, check, rules, inherited)
-    listing = Path(equivalents) if equivalents else folder_equivalents(paths)
-    listed = load_equivalents(listing, run.mutants) if listing else {}
+    if equivalents:
+        listed = load_equivalents(Path(equivalents), run.mutants)
+    else:
+        listing = folder_equivalents(paths)
+        listed = load_equivalents(listing, run.mutants, run.ruleset.name, run.folder_ruleset) if listing else {}
     chosen = select(run.mutants, sample, only)
     if budget is not None:
         chosen = spread(chosen)
