@@ -29,10 +29,12 @@ from interpreter.tools.play import terminal as play
 from interpreter.tools.play.keys import help_text
 from interpreter.tools.play.session import TerminalGame
 from interpreter.tools.web import api as web_api
+from interpreter.tools.web import guard as web_guard
 from interpreter.tools.web import serve as web_app
 from interpreter.tools.web import sessions as web_session
 from interpreter.tools.web import sources as web_sources
 from interpreter.tools.web import view as web_view
+from interpreter.tools.web import work as web_work
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
 from position import card_id, mill_for_oxford, on_top
@@ -177,8 +179,8 @@ def test_board_decisions_are_marked_by_the_type_of_their_parameter() -> None:
 
 # -- no game's words in the front ends' code ------------------------------------------------------------
 
-MODULES = (play, play_board, play_keys, play_session, web_api, web_app, web_session, web_sources, web_view,
-           board_command, board_layout, board_panel)
+MODULES = (play, play_board, play_keys, play_session, web_api, web_app, web_guard, web_session, web_sources, web_view,
+           web_work, board_command, board_layout, board_panel)
 STATIC = ROOT / "interpreter" / "tools" / "web" / "static"
 
 

@@ -28,13 +28,15 @@ ROOT = Path(__file__).resolve().parents[1]
 TRACES = (ROOT.parent / "shared" / "real-games").resolve()  # the server lists files by their real path
 TRACE = TRACES / "traces" / "wq9gs6-2p-full.trace.json"
 SCENARIO = ROOT / "scenarios" / "birmingham" / "loan_refused_at_minus_10.yaml"
+LOCAL = "http://127.0.0.1:8765"  # the Host the server answers to (testserver, the client's own, is refused)
+JSON = {"Content-Type": "application/json"}  # what the page sends; any other body is refused (415)
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     (tmp_path / "traces").mkdir()
     folders = Folders.of([str(TRACES), str(tmp_path / "traces")], [str(ROOT / "scenarios")])
-    with TestClient(create_app(folders)) as test_client:  # raises on any 500
+    with TestClient(create_app(folders), base_url=LOCAL) as test_client:  # raises on any 500
         yield test_client
 
 
@@ -203,17 +205,18 @@ def test_a_trace_replays_step_by_step_to_its_recorded_scores(client: TestClient)
     (b'{"seats": ["human"]}', "for each of the 2 players"),
 ])
 def test_a_malformed_new_game_is_refused(client: TestClient, body: bytes, words: str) -> None:
-    refused(client.post("/api/games", content=body), 400, words)
+    refused(client.post("/api/games", content=body, headers=JSON), 400, words)
 
 
 def test_oversized_bodies_are_refused_declared_or_streamed(client: TestClient) -> None:
-    refused(client.post("/api/games", content=b" " * (MAX_BODY_BYTES + 1)), 413, "at most 4000000 are read")
+    refused(client.post("/api/games", content=b" " * (MAX_BODY_BYTES + 1), headers=JSON), 413,
+            "at most 4000000 are read")
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: the server counts as it reads
         for _ in range(5):
             yield b" " * 1_000_000
 
-    refused(client.post("/api/games", content=chunks()), 413, "over 4000000 bytes")
+    refused(client.post("/api/games", content=chunks(), headers=JSON), 413, "over 4000000 bytes")
 
 
 def test_unknown_ids_routes_and_methods(client: TestClient) -> None:

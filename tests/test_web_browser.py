@@ -5,7 +5,9 @@ free port of 127.0.0.1.
 - a whole 2-player game played by clicks against a bot, to the final scores;
 - a real game's trace replayed step by step with the slider, and each of the five real games to
   its last step, whose scores are the trace's;
-- a click on the board refused with its rule, and backing out of a half-made action.
+- a click on the board refused with its rule, and backing out of a half-made action;
+- with a server whose bots stop after each decision (the time limit of one request), the page
+  asks them to go on until the person is to decide.
 
 Skipped, saying why, when Chromium, chromedriver or the `[web]` extra is missing.
 """
@@ -52,19 +54,29 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
+    yield from running(create_app(Folders.of([str(TRACES)], [str(ROOT / "scenarios")])))
+
+
+@pytest.fixture(scope="module")
+def hurried_server() -> Iterator[str]:
+    """No time for the bots at all: each request lets them take one decision (api.BOT_SECONDS)."""
+    yield from running(create_app(Folders.of([], []), bot_seconds=0))
+
+
+def running(app: Any) -> Iterator[str]:
+    """The app served by uvicorn in a thread on a free port of 127.0.0.1, until the module's tests end."""
     port = free_port()
-    config = uvicorn.Config(create_app(Folders.of([str(TRACES)], [str(ROOT / "scenarios")])), host="127.0.0.1",
-                            port=port, log_level="warning")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    served = uvicorn.Server(config)
+    thread = threading.Thread(target=served.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
-    while not running.started:
+    while not served.started:
         if time.monotonic() > deadline or not thread.is_alive():
             pytest.fail("the server did not start")
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
+    served.should_exit = True
     thread.join(10)
 
 
@@ -315,3 +327,21 @@ def test_a_lancashire_game_shows_its_distant_market_and_is_played_to_the_end(bro
     assert shown[0] == f"Distant Market demand: {state['tracks']['distant_market']} (1..9)"
     assert shown[3] == f"Distant Market tiles: {len(state['stacks']['dm_tiles'])} face down, " + \
         (f"drawn {' '.join(map(str, drawn))}" if drawn else "none drawn")
+
+
+def test_the_page_asks_the_bots_to_go_on_until_the_person_is_to_decide(browser: Any, hurried_server: str) -> None:
+    """The bots of one request stop at the server's time limit (here after one decision): the
+    page asks again at once, with the person's buttons hidden meanwhile, until it is their turn."""
+    open_page(browser, hurried_server)
+    new_game(browser, seed=1, opponent="greedy")  # the greedy bot plays first: a Build of 5 decisions
+    assert browser.find_element(By.ID, "prompt").text == "player 1: choose an action"
+    assert browser.execute_script("return current.moves") == 5
+    for _ in range(5):  # the person's Build, then the bot's turn, one decision a request
+        browser.find_elements(By.CSS_SELECTOR, "#decisions button.decision")[0].click()
+        settled(browser)
+        assert page_error(browser) == ""
+    assert browser.find_element(By.ID, "prompt").text == "player 1: choose an action"
+    assert browser.execute_script("return current.moves") == 18  # then the bot's turn: 2 actions, 8 decisions
+    advances = browser.execute_script(
+        "return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/advance')).length")
+    assert advances == 4 + 7  # each bot decision but the one the new game's (or decision's) own request took

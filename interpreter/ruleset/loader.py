@@ -72,6 +72,25 @@ def _is_builtin(text: str) -> bool:
     return text in rulesets.builtin_names()
 
 
+def ruleset_confined(text: str, relative_to: Path, roots: Sequence[Path]) -> bool:
+    """Whether the ruleset `text` names from a file in `relative_to` is built in (by name, or by
+    the path of a shipped ruleset's folder) or lies below one of `roots` once links and `..` are
+    resolved. Decided from the path alone, before any file of it is read: a server (`brass serve`)
+    must refuse a folder it does not open without telling what is there, or whether it exists."""
+    if _is_builtin(text):
+        return True
+    if path_problem(text) is not None:
+        return False
+    try:
+        folder = (Path(relative_to) / text).resolve()
+    except (OSError, RuntimeError):  # a loop of links, a name the system refuses
+        return False
+    if folder.name == ROOT_FILE:  # `…/ruleset.yaml` names its folder (resolve_ruleset_path)
+        folder = folder.parent
+    shipped = {path.resolve() for name in rulesets.builtin_names() if (path := rulesets.builtin_path(name))}
+    return folder in shipped or any(folder.is_relative_to(root) for root in roots)
+
+
 def _resolve_for_extends(value: str, folder: Path) -> Path | None:
     """An `extends` value, relative to the extending ruleset's folder (OSError if refused)."""
     return _locate(value, value, folder)

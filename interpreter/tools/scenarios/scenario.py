@@ -13,6 +13,7 @@ described in docs/scenarios.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from interpreter.engine.given import GivenError
 from interpreter.engine.state import Card, MerchantSpace, PlacedTile, Player
 from interpreter.ruleset.errors import BrassError, Diagnostic, RulesetError, sorted_diagnostics
 from interpreter.ruleset.examples import example_move
-from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset, resolve_ruleset_path
+from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset, resolve_ruleset_path, ruleset_confined
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.yaml_source import Document, kind_name, load_yaml_file
 from interpreter.tools.files.guards import ENGINE_SLIPS, slip_text
@@ -35,6 +36,7 @@ from interpreter.tools.scenarios.vocabulary import assertion_env, scenario_regis
 
 __all__ = [
     "Result",
+    "RulesetOutside",
     "Scenario",
     "ScenarioError",
     "display_path",
@@ -52,6 +54,15 @@ COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"}
 
 class ScenarioError(RulesetError):
     """A scenario file that cannot be run; `diagnostics` lists every problem found."""
+
+
+class RulesetOutside(BrassError):
+    """A file's `ruleset:` that is neither built in nor below the folders its reader allows (`brass
+    serve`'s `ruleset_roots`): refused before any file of it is read, so nothing of it is told."""
+
+    def __init__(self, value: str) -> None:
+        super().__init__(f"ruleset {value!r} is neither a built-in ruleset nor a folder this reader allows")
+        self.value = value
 
 
 @dataclass
@@ -165,18 +176,21 @@ def game_from_setup_file(path: str, ruleset: str | None, players: int | None = N
     return setup.start()  # an impossible position is reported at its line
 
 
-def load_setup(path: Path | str, default_ruleset: str = DEFAULT_RULESET) -> Scenario:
+def load_setup(path: Path | str, default_ruleset: str = DEFAULT_RULESET,
+               ruleset_roots: Sequence[Path] | None = None) -> Scenario:
     """Read a setup file (`brass play --from`): a position to start a game from.
 
     The same format as a scenario; only `ruleset` (default `default_ruleset`), `players`, `seed`
     and `given` are used, so a scenario file works too (its `rules`, `when` and `then` are not
-    used and are not required). Raise ScenarioError listing every problem."""
+    used and are not required). Raise ScenarioError listing every problem; with `ruleset_roots`,
+    RulesetOutside when `ruleset:` names a folder that is not built in nor below one of them."""
     path = Path(path)
     try:
         doc = load_yaml_file(path, display_path(path))
     except RulesetError as error:
         raise ScenarioError(error.diagnostics) from None
-    return _Loader(path, display_path(path), doc, setup_only=True, default_ruleset=default_ruleset).load()
+    return _Loader(path, display_path(path), doc, setup_only=True, default_ruleset=default_ruleset,
+                   roots=ruleset_roots).load()
 
 
 def with_ruleset(path: Path, display: str, doc: Document, ruleset: Ruleset) -> Scenario:
@@ -186,8 +200,9 @@ def with_ruleset(path: Path, display: str, doc: Document, ruleset: Ruleset) -> S
 
 class _Loader:
     def __init__(self, path: Path, display: str, doc: Document, setup_only: bool = False,
-                 default_ruleset: str = DEFAULT_RULESET, fixed: Ruleset | None = None) -> None:
-        self.path, self.display, self.doc, self.fixed = path, display, doc, fixed
+                 default_ruleset: str = DEFAULT_RULESET, fixed: Ruleset | None = None,
+                 roots: Sequence[Path] | None = None) -> None:
+        self.path, self.display, self.doc, self.fixed, self.roots = path, display, doc, fixed, roots
         self.setup_only, self.default_ruleset = setup_only, default_ruleset
         self.errors: list[Diagnostic] = []
 
@@ -259,6 +274,8 @@ class _Loader:
         if not isinstance(value, str):
             self.error(("ruleset",), f"ruleset must be a built-in name or a folder, not {kind_name(value)}")
             return None
+        if self.roots is not None and not ruleset_confined(value, self.path.parent, self.roots):
+            raise RulesetOutside(value)  # before its folder is looked at: not even "no ruleset" is told
         folder = resolve_ruleset_path(value, relative_to=self.path.parent)
         if folder is None:
             self.error(("ruleset",), f"no ruleset {value!r}: neither a built-in name nor a folder "

@@ -5,17 +5,24 @@
 Every request that cannot be served gets a JSON body `{"error": …}` (and for an illegal move
 `"failures"`, each with its rule ID and the rule's text) with a 4xx status: bad JSON, a body
 over MAX_BODY_BYTES, an unknown game or replay id, an illegal move, a file outside the folders
-the server opens. The handlers are `async` and do their (short) work on the event loop: one
-request at a time touches the games, so no lock is needed in this local, one-person server.
+the server opens. Every request first passes `web/guard.py` (Host, Origin, Content-Type).
+
+The handlers are `async`; each hands its engine work (bots, loading, drawing the board) to a
+thread (`web/work.py`) and awaits it, holding its game's lock: the event loop stays free for the
+other games and for Ctrl-C, and a game is read or changed by one request at a time. The bots of
+one request stop after `bot_seconds` of wall clock (between two decisions); the page asks again.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -26,7 +33,8 @@ from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.tools.bots.ladder import HUMAN
 from interpreter.tools.files.guards import parse_json
-from interpreter.tools.web.sessions import PlaySession, ReplaySession, SessionStore, WebError
+from interpreter.tools.web.guard import Guard
+from interpreter.tools.web.sessions import BotRun, PlaySession, ReplaySession, SessionStore, WebError
 from interpreter.tools.web.sources import (
     SEAT_KINDS,
     Folders,
@@ -38,71 +46,102 @@ from interpreter.tools.web.sources import (
     trace_replay,
 )
 from interpreter.tools.web.view import failures_json, play_json, replay_json
+from interpreter.tools.web.work import Worker
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY_BYTES = 4_000_000  # a save of a whole 4-player game is under 100 kB
 MAX_GAMES, MAX_REPLAYS = 50, 10  # a replay of a 4-player trace keeps ≈ 12 MB of positions
+# Wall clock the bots of one request may use: the page calls `advance` again until a person is to
+# decide, so a long run of bots is many short requests, and none holds its game (or a thread) long.
+BOT_SECONDS = 2.0
+T = TypeVar("T")
 
 
 class WebApp:
     """The server's state: the games and replays by id, and the folders it may open files from."""
 
-    def __init__(self, folders: Folders) -> None:
+    def __init__(self, folders: Folders, bot_seconds: float = BOT_SECONDS) -> None:
         self.folders = folders
+        self.bot_seconds = bot_seconds
         self.games: SessionStore[PlaySession] = SessionStore(MAX_GAMES)
         self.replays: SessionStore[ReplaySession] = SessionStore(MAX_REPLAYS)
+        self.worker = Worker()
+
+    async def _locked(self, session: PlaySession, work: Callable[[], T]) -> T:
+        """`work()` in a thread, while no other request reads or changes the game."""
+        async with session.lock:
+            return await self.worker.run(work)
+
+    def _bots(self, session: PlaySession, max_actions: int | None = None) -> BotRun:
+        """The bots' turn, for at most `bot_seconds` from now (in the worker thread, with the game's lock)."""
+        return session.run_bots(max_actions, deadline=time.monotonic() + self.bot_seconds)
 
     # -- what the page can start --------------------------------------------------------------------
 
     async def options(self, request: Request) -> Response:
-        names = rulesets.builtin_names()
-        return JSONResponse({"rulesets": [_ruleset_json(name) for name in names], "seat_kinds": list(SEAT_KINDS),
-                             "default": DEFAULT_RULESET, "files": self.folders.listing()})
+        def work() -> dict[str, Any]:  # the first request loads every built-in ruleset; listing walks folders
+            names = rulesets.builtin_names()
+            return {"rulesets": [_ruleset_json(name) for name in names], "seat_kinds": list(SEAT_KINDS),
+                    "default": DEFAULT_RULESET, "files": self.folders.listing()}
+        return JSONResponse(await self.worker.run(work))
 
     async def new_game(self, request: Request) -> Response:
-        return self._started(new_game(await read_json(request)))
+        body = await read_json(request)
+        return await self._started(lambda: new_game(body))
 
     async def load_game(self, request: Request) -> Response:
-        return self._started(loaded_game(await read_json(request)))
+        body = await read_json(request)
+        return await self._started(lambda: loaded_game(body))
 
     async def scenario_game(self, request: Request) -> Response:
-        return self._started(scenario_game(await read_json(request), self.folders))
+        body = await read_json(request)
+        return await self._started(lambda: scenario_game(body, self.folders))
 
-    def _started(self, session: PlaySession) -> Response:
-        if HUMAN in session.seats:
-            session.run_bots()  # the bots before the first person move at once
-        return JSONResponse(play_json(self.games.add(session), session), status_code=201)
+    async def _started(self, make: Callable[[], PlaySession]) -> Response:
+        session = await self.worker.run(make)
+        key = self.games.add(session)
+
+        def work() -> dict[str, Any]:
+            run = self._bots(session) if HUMAN in session.seats else BotRun()  # the bots before the first person
+            return _play(key, session, run)
+        return JSONResponse(await self._locked(session, work), status_code=201)
 
     # -- a game being played --------------------------------------------------------------------------
 
     async def game(self, request: Request) -> Response:
         key = request.path_params["key"]
-        return JSONResponse(play_json(key, self.games.get(key, "game")))
+        session = self.games.get(key, "game")
+        return JSONResponse(await self._locked(session, lambda: _play(key, session)))
 
     async def decide(self, request: Request) -> Response:
         key = request.path_params["key"]
         session = self.games.get(key, "game")
-        body = await read_json(request)
-        if not isinstance(body.get("decision"), dict):
+        decision = (await read_json(request)).get("decision")
+        if not isinstance(decision, dict):
             raise WebError(400, "'decision' must be one of the legal decisions, a mapping of one name to its "
                                 "value such as {\"action\": ACTION}")
-        session.decide(body["decision"])
-        session.run_bots()
-        return JSONResponse(play_json(key, session))
+
+        def work() -> dict[str, Any]:
+            session.decide(decision)
+            return _play(key, session, self._bots(session))
+        return JSONResponse(await self._locked(session, work))
 
     async def back_out(self, request: Request) -> Response:
         key = request.path_params["key"]
         session = self.games.get(key, "game")
-        session.back_out()
-        return JSONResponse(play_json(key, session))
+
+        def work() -> dict[str, Any]:
+            session.back_out()
+            return _play(key, session)
+        return JSONResponse(await self._locked(session, work))
 
     async def advance(self, request: Request) -> Response:
-        """Bots only: let them take up to `actions` actions (the page calls it again and again to watch)."""
+        """Let the bots take up to `actions` actions, or what `bot_seconds` allows: the page calls it
+        again and again (to watch a game of bots, or until a person is to decide)."""
         key = request.path_params["key"]
         session = self.games.get(key, "game")
         actions = int_field(await read_json(request), "actions", 1, 1, 1000)
-        session.run_bots(actions)
-        return JSONResponse(play_json(key, session))
+        return JSONResponse(await self._locked(session, lambda: _play(key, session, self._bots(session, actions))))
 
     async def explain(self, request: Request) -> Response:
         """`Game.explain` of a whole action: legal or not, with every failed precondition."""
@@ -111,36 +150,52 @@ class WebApp:
         action = (await read_json(request)).get("action")
         if not isinstance(action, dict):
             raise WebError(400, "'action' must be a whole action, e.g. {\"action\": ACTION, \"card\": CARD}")
-        if session.game.pending is not None or session.game.question is not None:
-            raise WebError(409, "an action is half made: finish it or back out before asking about another")
-        result = session.game.explain(action)
-        return JSONResponse({"legal": result["legal"],
-                             "failures": failures_json(session.game.ruleset, result["failures"])})
+
+        def work() -> dict[str, Any]:
+            if session.game.pending is not None or session.game.question is not None:
+                raise WebError(409, "an action is half made: finish it or back out before asking about another")
+            result = session.game.explain(action)
+            return {"legal": result["legal"], "failures": failures_json(session.game.ruleset, result["failures"])}
+        return JSONResponse(await self._locked(session, work))
 
     async def save(self, request: Request) -> Response:
         key = request.path_params["key"]
-        game = self.games.get(key, "game").game
-        name = f"brass-{game.ruleset.name}-seed{game.seed}-move{len(game.moves)}.json"
-        return Response(game.to_json() + "\n", media_type="application/json",
+        session = self.games.get(key, "game")
+
+        def work() -> tuple[str, str]:
+            game = session.game
+            return f"brass-{game.ruleset.name}-seed{game.seed}-move{len(game.moves)}.json", game.to_json()
+        name, text = await self._locked(session, work)
+        return Response(text + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     # -- replays ----------------------------------------------------------------------------------------
 
     async def replay_save(self, request: Request) -> Response:
-        return self._replay(saved_replay(await read_json(request)))
+        body = await read_json(request)
+        return await self._replay(lambda: saved_replay(body))
 
     async def replay_trace(self, request: Request) -> Response:
-        return self._replay(trace_replay(await read_json(request), self.folders))
+        body = await read_json(request)
+        return await self._replay(lambda: trace_replay(body, self.folders))
 
-    def _replay(self, replay: ReplaySession) -> Response:
-        return JSONResponse(replay_json(self.replays.add(replay), replay, 0), status_code=201)
+    async def _replay(self, make: Callable[[], ReplaySession]) -> Response:
+        """A replay is made once and only read after: its steps need no lock, only a thread to be drawn in."""
+        replay = await self.worker.run(make)
+        key = self.replays.add(replay)
+        return JSONResponse(await self.worker.run(lambda: replay_json(key, replay, 0)), status_code=201)
 
     async def replay_step(self, request: Request) -> Response:
         key, index = request.path_params["key"], request.path_params["step"]
         replay = self.replays.get(key, "replay")
         if not 0 <= index < len(replay.steps):
             raise WebError(404, f"replay {key} has steps 0 to {len(replay.steps) - 1}, not {index}")
-        return JSONResponse(replay_json(key, replay, index))
+        return JSONResponse(await self.worker.run(lambda: replay_json(key, replay, index)))
+
+
+def _play(key: str, session: PlaySession, run: BotRun | None = None) -> dict[str, Any]:
+    """The game as the page shows it, and what the bots did in this request (`bots`)."""
+    return {**play_json(key, session), "bots": (run or BotRun()).to_dict()}
 
 
 def _ruleset_json(name: str) -> dict[str, Any]:
@@ -196,8 +251,9 @@ async def index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html")
 
 
-def create_app(folders: Folders) -> Starlette:
-    app = WebApp(folders)
+def create_app(folders: Folders, allowed_hosts: Sequence[str] = (), bot_seconds: float = BOT_SECONDS) -> Starlette:
+    """The app; `allowed_hosts`: the names besides localhost and IP addresses it answers to (guard.py)."""
+    app = WebApp(folders, bot_seconds)
     routes = [
         Route("/", index),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -216,6 +272,7 @@ def create_app(folders: Folders) -> Starlette:
         Route("/api/replays/{key}/steps/{step:int}", app.replay_step),
     ]
     handlers = {WebError: web_error, HTTPException: http_error, BrassError: brass_error}
-    server = Starlette(routes=routes, exception_handlers=handlers)
+    server = Starlette(routes=routes, exception_handlers=handlers,
+                       middleware=[Middleware(Guard, allowed_hosts=allowed_hosts)])
     server.state.brass = app
     return server

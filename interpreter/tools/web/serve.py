@@ -1,4 +1,6 @@
-"""`brass serve [--port P]`: the local web app (docs/web.md), served by uvicorn.
+"""`brass serve [--port P] [--host ADDRESS] [--allowed-host NAME]…`: the local web app (docs/web.md),
+served by uvicorn. Safe by default: it listens on 127.0.0.1 and answers only to localhost, IP
+addresses and the names allowed (web/guard.py); listening beyond this machine prints a warning.
 
 The web framework is the optional extra `[web]` (Starlette and uvicorn); without it the command
 says which extra to install. The CLI imports this module for `add_commands` only: nothing here
@@ -8,11 +10,18 @@ imports the framework until the server starts, so every other command starts as 
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import re
+import sys
 from pathlib import Path
 
 from interpreter.ruleset.errors import BrassError
 
 DEFAULT_PORT = 8765
+# Seconds a stopping server (Ctrl-C, SIGTERM) waits for the requests in flight before it cancels
+# them: a bot's decision in a thread of its own (web/work.py) is then left to die with the process.
+STOP_GRACE = 2
+HOST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*")
 REPO = Path(__file__).resolve().parents[3]
 MISSING_EXTRA = ("brass serve needs the web extra (Starlette and uvicorn): pip install 'brass-rules[web]' "
                  "(from a source tree: pip install '.[web]')")
@@ -23,7 +32,13 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                                               "open scenarios")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
     serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1: only this machine can connect)")
+                       help="address to listen on (default 127.0.0.1: only this machine can connect; "
+                            "0.0.0.0: anyone on the network can play and read the games)")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       help="a name of this machine the page may be opened by, e.g. on a LAN (repeatable; "
+                            "localhost and IP addresses are always allowed)")
+    serve.add_argument("--bot-seconds", type=float, default=None, metavar="S",
+                       help="wall clock the bots of one request may use before the page asks again (default 2)")
     serve.add_argument("--traces", nargs="*", metavar="DIR", default=None,
                        help="folders whose *.trace.json files the page may replay (default: ../shared/real-games)")
     serve.add_argument("--scenarios", nargs="*", metavar="DIR", default=None,
@@ -43,20 +58,59 @@ def default_folders(traces: list[str] | None, scenarios: list[str] | None) -> tu
 def run_serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise BrassError(f"--port must be from 1 to 65535, not {args.port}")
+    if args.bot_seconds is not None and not 0 < args.bot_seconds <= 3600:
+        raise BrassError(f"--bot-seconds must be more than 0 and at most 3600, not {args.bot_seconds}")
     try:
         import uvicorn
 
-        from interpreter.tools.web.api import create_app
+        from interpreter.tools.web.api import BOT_SECONDS, create_app
         from interpreter.tools.web.sources import Folders
     except ImportError as error:
         raise BrassError(f"{MISSING_EXTRA} [{error}]") from None
+    allowed = allowed_hosts(args.host, args.allowed_host)
     traces, scenarios = default_folders(args.traces, args.scenarios)
     folders = Folders.of(traces, scenarios)
     print(f"brass serve: http://{args.host}:{args.port}/ (Ctrl-C stops); traces from "
           f"{', '.join(map(str, folders.traces)) or 'nowhere'}; scenarios from "
           f"{', '.join(map(str, folders.scenarios)) or 'nowhere'}", flush=True)
+    if not loopback(args.host):
+        print(f"brass serve: warning: listening on {args.host}, not only on this machine: anyone on the network "
+              "who can reach it can play and read every game on this server (it has no accounts); "
+              "stop it when the playtest is over", file=sys.stderr, flush=True)
     try:
-        uvicorn.run(create_app(folders), host=args.host, port=args.port, log_level="warning")
+        app = create_app(folders, allowed, BOT_SECONDS if args.bot_seconds is None else args.bot_seconds)
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                    timeout_graceful_shutdown=STOP_GRACE)
     except SystemExit as stop:  # uvicorn exits when it cannot listen (the port is taken …)
         raise BrassError(f"the server could not start on {args.host}:{args.port} (is the port in use?)") from stop
     return 0
+
+
+def allowed_hosts(host: str, names: list[str]) -> list[str]:
+    """The names given with --allowed-host, and --host's own if it is a name: the Host headers the
+    server answers to besides localhost and IP addresses. A name is letters, digits, `-` and dots
+    (no port: any port goes, no `*`: each name is given)."""
+    for name in names:
+        if not HOST_NAME.fullmatch(name):
+            raise BrassError(f"--allowed-host {name!r} is not a host name (letters, digits, '-' and dots, "
+                             "no port, no wildcard), e.g. --allowed-host my-laptop.local")
+    bound = [] if _is_address(host) or not HOST_NAME.fullmatch(host) else [host]
+    return list(dict.fromkeys(name.lower() for name in [*names, *bound]))
+
+
+def loopback(host: str) -> bool:
+    """Whether listening on `host` keeps the server to this machine (127.0.0.1, ::1, localhost)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True

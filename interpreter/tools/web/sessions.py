@@ -2,11 +2,14 @@
 
 Nothing here knows HTTP: a request that cannot be served raises `WebError` with the status the
 server answers (4xx) and a message for the page; `web/api.py` turns it into a JSON response.
+A game is changed by one request at a time (its `lock`), in a worker thread (web/work.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -40,6 +43,19 @@ def illegal(error: IllegalAction, ruleset: Ruleset) -> WebError:
 
 
 @dataclass
+class BotRun:
+    """What one run of the bots did: the decisions and whole actions taken, and whether it stopped
+    because its time was up (the game goes on at the next request) rather than for the game."""
+
+    decisions: int = 0
+    actions: int = 0
+    out_of_time: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"decisions": self.decisions, "actions": self.actions, "out_of_time": self.out_of_time}
+
+
+@dataclass
 class PlaySession:
     """A game in the browser: people choose from the legal decisions, bots play their own seats.
 
@@ -51,6 +67,9 @@ class PlaySession:
     bots: dict[int, Bot] = field(default_factory=dict)
     action_start: Game | None = None
     board: tuple[str, str] | None = None  # the state's hash and the picture drawn of it (web_view)
+    # Held by every request that reads or changes the game while its work runs in a thread: one
+    # request at a time, so none sees a half-changed game (asyncio's: waiting never blocks the loop).
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     @classmethod
     def create(cls, game: Game, seats: list[str]) -> PlaySession:
@@ -98,19 +117,25 @@ class PlaySession:
             raise WebError(409, TOO_LATE_TO_BACK_OUT)
         self.game, self.action_start = self.action_start, None
 
-    def run_bots(self, max_actions: int | None = None) -> int:
-        """Let the bots decide until a person must, the game ends, or `max_actions` actions have
-        ended; the number of decisions taken."""
-        taken = actions = 0
-        while not self.game.is_over and not self.human_to_decide and taken < MAX_BOT_DECISIONS:
-            if max_actions is not None and actions >= max_actions:
+    def run_bots(self, max_actions: int | None = None, deadline: float | None = None) -> BotRun:
+        """Let the bots decide until a person must, the game ends, `max_actions` actions have ended
+        or the clock (`time.monotonic`) passes `deadline` (after one decision at least, so that
+        every request moves the game on). The deadline is checked between two decisions, never
+        inside one: a bot's choice does not depend on when a request ends, so the game is the
+        same however many requests it takes (a search bot's one decision may still take seconds)."""
+        run = BotRun()
+        while not self.game.is_over and not self.human_to_decide and run.decisions < MAX_BOT_DECISIONS:
+            if max_actions is not None and run.actions >= max_actions:
+                break
+            if deadline is not None and run.decisions and time.monotonic() >= deadline:
+                run.out_of_time = True
                 break
             bot = self.bots[self.deciding_seat]
             self.game.apply(decide(bot, self.game))
-            taken += 1
+            run.decisions += 1
             if self.game.pending is None and self.game.question is None:
-                actions += 1
-        return taken
+                run.actions += 1
+        return run
 
     def blocked_actions(self) -> list[tuple[str, list[Failure]]]:
         """The actions that cannot be taken now, each with every reason (between actions only)."""

@@ -3,7 +3,9 @@ saved game or a real-game trace to replay. Each reads the fields of a request's 
 raises `WebError` (400, 403, 404, 422) for anything it cannot use.
 
 Files are read only below the folders the server was started with (`--traces`, `--scenarios`):
-a path that resolves anywhere else (`..`, a symbolic link out) is refused with 403.
+a path that resolves anywhere else (`..`, a symbolic link out) is refused with 403. So is a
+scenario's `ruleset:` (uploaded or not) unless it is built in or a folder below `--scenarios`:
+otherwise an uploaded file could load, and show, any ruleset folder of the server's disk.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.ladder import BOTS, HUMAN
 from interpreter.tools.files.guards import ENGINE_SLIPS, move_problem, parse_json, slip_text
 from interpreter.tools.files.saves import parse_saved
-from interpreter.tools.scenarios.scenario import Scenario, load_setup
+from interpreter.tools.scenarios.scenario import RulesetOutside, Scenario, load_setup
 from interpreter.tools.scenarios.verify import EQUIVALENTS_FILE
 from interpreter.tools.web.sessions import PlaySession, ReplaySession, ReplayStep, WebError
 
@@ -141,9 +143,9 @@ def scenario_game(body: dict[str, Any], folders: Folders) -> PlaySession:
         with tempfile.TemporaryDirectory(prefix="brass-web-") as folder:
             path = Path(folder, _upload_name(body.get("name")))
             path.write_text(text, encoding="utf-8")
-            setup = _setup(path)
+            setup = _setup(path, folders, uploaded=True)
     else:
-        setup = _setup(folders.scenario(body.get("path")))
+        setup = _setup(folders.scenario(body.get("path")), folders)
     if "seed" in body:
         setup.seed = int_field(body, "seed", 0, 0, 2**63 - 1)
     try:
@@ -160,13 +162,24 @@ def _upload_name(name: Any) -> str:
     return kept if kept.strip(".") else "uploaded.yaml"
 
 
-def _setup(path: Path) -> Scenario:
+def _setup(path: Path, folders: Folders, uploaded: bool = False) -> Scenario:
     try:
-        return load_setup(path)
+        return load_setup(path, ruleset_roots=folders.scenarios)
+    except RulesetOutside as error:
+        raise WebError(403, _outside(error.value, folders, uploaded)) from None
     except RulesetError as error:
         raise WebError(422, _diagnostics(error)) from None
     except BrassError as error:
         raise WebError(422, str(error)) from None
+
+
+def _outside(value: str, folders: Folders, uploaded: bool) -> str:
+    """Why a scenario's `ruleset:` is refused, naming the places it may be (and nothing of the place it names)."""
+    below = ", ".join(map(str, folders.scenarios)) or "none (start brass serve with --scenarios)"
+    where = " (an uploaded file is read in a temporary folder: name a folder by its absolute path)" if uploaded else ""
+    return (f"the scenario's ruleset {value!r} is refused: this server opens a built-in ruleset "
+            f"({', '.join(rulesets.builtin_names())}) or a ruleset folder below a folder it opens scenario files "
+            f"from: {below}{where}")
 
 
 def _diagnostics(error: RulesetError) -> str:

@@ -216,7 +216,12 @@ function showGame(view) {
   $("person").hidden = !view.viewer;
   fill("hand", view.hand.map((card) => handCard(view, card)));
   showMat(view.mat, view.resources || []);
-  if (watching && !view.over) setTimeout(watchStep, 50);
+  // The server lets the bots of one request play for a couple of seconds only (so that no request
+  // holds the game long): while a bot is still to decide in a game with a person, ask it to go on
+  // at once; with bots only, one action at a time while the person watches.
+  if (view.over) return;
+  if (!view.human_to_decide && view.seats.includes("human")) advance(1000);
+  else if (watching) setTimeout(watchStep, 50);
 }
 
 let boardChoices = [];  // [attribute, key, legal decisions by value] of the decision being made
@@ -309,7 +314,11 @@ function showCounters(tracks, stacks) {
 
 async function watchStep() {
   if (!watching || !current || current.kind !== "play" || current.over) return;
-  await attempt(async () => showGame(await api("POST", `/api/games/${current.id}/advance`, { actions: 1 })));
+  await advance(1);
+}
+
+async function advance(actions) {
+  await attempt(async () => showGame(await api("POST", `/api/games/${current.id}/advance`, { actions })));
 }
 
 // == replays ========================================================================================
