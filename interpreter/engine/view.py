@@ -3,18 +3,18 @@
 A `SeatView` shows the public board, markets, merchants, every player's public figures (money,
 VP, income, links left, money spent, tiles left on the mat), every discard pile as it lies face
 up, the sizes of hands and of the draw deck, and the seat's own hand — never another player's
-hand, a card dealt face down (the seat's own setup discard included) or set aside, the order of the draw deck
-or of a stack's face-down tiles, the state of the shuffle that will make the next one, or the
-game's seed (left out of the log: with it and the moves every hand could be worked out). Hidden
-cards are shown as placeholders (`HIDDEN`), so the queries of its `table` work as on the real game
-and simply find nothing to see.
+hand, a card dealt face down (the seat's own setup discard included) or set aside, the order of
+the draw deck or of a stack's face-down tiles, the state of the shuffle that will make the next
+one, or the game's seed (left out of the log: with it and the moves every hand could be worked
+out). Hidden cards are shown as placeholders (`HIDDEN`), so the queries of its `table` work as on
+the real game and simply find nothing to see.
 
 `legal_actions()` and `whole_actions()` come from the real game (they name only cards of the
 seat's own hand; the whole actions are searched in the seat's `canonical_world`, see there).
 `determinize(rng)` makes a complete game consistent with what the seat has
 seen: the cards it has not seen are dealt at random into the hidden places (other hands, face-down
-discards, the deck, the cards set aside), the face-down tiles of the ruleset's stacks are put in a new random order, and
-the shuffle's state is drawn anew; it depends only on the view and `rng`,
+discards, the deck, the cards set aside), the face-down tiles of the ruleset's stacks are put in a
+new random order, and the shuffle's state is drawn anew; it depends only on the view and `rng`,
 so a search on it cannot learn anything the seat does not know.
 """
 
