@@ -43,7 +43,7 @@ def slip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 def test_scout_discarding_two_cards(slip) -> None:
     """The Scout's third discard step removed: its doc and R-TURN-04 still say three."""
     assert slip("birmingham", "actions.yaml", "      - discard: third_card\n", "") == [
-        "rulesets/birmingham/actions.yaml:248:18: the doc of Scout says 'Discard three', but Scout's effects "
+        "rulesets/birmingham/actions.yaml:247:18: the doc of Scout says 'Discard three', but Scout's effects "
         "discard 2 cards",
         "rulesets/birmingham/rules.yaml:56:90: the text of R-TURN-04 says 'Scout discards 3', but Scout's effects "
         "discard 2 cards",
@@ -75,8 +75,8 @@ def test_develop_paying_two_iron_a_tile(slip) -> None:
 def test_a_lancashire_loan_of_15(slip) -> None:
     """The loan step £15: the Loan's doc still offers £10 and £20 (its choices are now £15, £30, £45)."""
     assert slip("lancashire", "setup.yaml", "loan: {amount: 10,", "loan: {amount: 15,") == [
-        "rulesets/lancashire/actions.yaml:346:34: the doc of Loan says £10, but the data of Loan says £15, £30, £45",
-        "rulesets/lancashire/actions.yaml:346:39: the doc of Loan says £20, but the data of Loan says £15, £30, £45",
+        "rulesets/lancashire/actions.yaml:353:34: the doc of Loan says £10, but the data of Loan says £15, £30, £45",
+        "rulesets/lancashire/actions.yaml:353:39: the doc of Loan says £20, but the data of Loan says £15, £30, £45",
     ]
 
 
@@ -99,5 +99,5 @@ def test_a_scout_asking_for_four_cards_keeps_its_message_true_of_three(slip) -> 
     step but still three choices, only the texts about discards are wrong."""
     found = slip("birmingham", "actions.yaml", "      - discard: third_card\n",
                  "      - discard: third_card\n      - discard: third_card\n")
-    assert [line.split(": the ")[0] for line in found] == ["rulesets/birmingham/actions.yaml:248:18",
+    assert [line.split(": the ")[0] for line in found] == ["rulesets/birmingham/actions.yaml:247:18",
                                                           "rulesets/birmingham/rules.yaml:56:90"]
