@@ -1,6 +1,6 @@
 """A seat learns only what the rules show it (issue 26): two games that differ only in what one seat
-cannot see — other players' hands, the cards dealt face down (its own included), the order of the
-deck, the order of a stack's face-down tiles (the Distant Market), the state of the shuffle — give
+cannot see — other players' hands, the cards dealt face down (its own included) or set aside, the
+order of the deck, the order of a stack's face-down tiles (the Distant Market), the state of the shuffle — give
 that seat the same answer to every query it can make: its view, its legal decisions and whole
 actions, `explain`, and whether a move is refused and why.
 
@@ -45,7 +45,7 @@ def twin(game: Game, seat: int, rng: random.Random) -> Game:
         state = table.state
         others = [p for p in state.players if p.seat != seat]
         pool = [c for p in others for c in p.hand] + [c for p in state.players for c in p.discard[:down]]
-        pool += state.deck
+        pool += state.deck + state.aside
         rng.shuffle(pool)
         deal = iter(pool)
         for player in others:
@@ -53,6 +53,7 @@ def twin(game: Game, seat: int, rng: random.Random) -> Game:
         for player in state.players:
             player.discard = [next(deal) for _ in player.discard[:down]] + player.discard[down:]
         state.deck = [next(deal) for _ in state.deck]
+        state.aside = [next(deal) for _ in state.aside]  # set aside face down (eras' `set_aside`)
         for pile in state.stacks.values():
             rng.shuffle(pile)
         state.rng_state = rng.getrandbits(64)
@@ -162,7 +163,7 @@ def test_a_half_made_action_cannot_be_taken_back_once_it_has_drawn() -> None:
 # -- properties over played positions ---------------------------------------------------------------
 
 GAMES = [("birmingham", 2, 3), ("birmingham", 4, 5), ("lancashire", 2, 11), ("lancashire", 3, 12),
-         (str(MARKET), 2, 13)]
+         (str(MARKET), 2, 13), ("lancashire-warfrog", 3, 14)]
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ tests/test_scenarios.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 from interpreter import IllegalAction
 from interpreter.engine.errors import SetupError
 from interpreter.engine.game import Game
+from interpreter.ruleset.errors import RulesetError
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.tools.cli.main import main
 
@@ -60,7 +62,8 @@ def test_check_and_lint_pass(variant: str, capsys: pytest.CaptureFixture[str]) -
 
 @pytest.mark.parametrize(("variant", "players"), [
     ("lancashire-intro", 2), ("lancashire-intro", 3), ("lancashire-intro", 4),
-    ("lancashire-warfrog", 4), ("lancashire-classic", 2), ("lancashire-classic", 4), (OPEN_POINTS, 3)],
+    ("lancashire-warfrog", 3), ("lancashire-warfrog", 4), ("lancashire-classic", 2), ("lancashire-classic", 4),
+    (OPEN_POINTS, 3)],
     ids=lambda v: Path(str(v)).name)
 def test_random_games_finish_with_invariants(variant: str, players: int,
                                              capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,17 +91,66 @@ def test_the_introductory_game_ends_after_the_canal_era() -> None:
 # -- lancashire-warfrog ---------------------------------------------------------------------------
 
 def test_warfrog_numbers() -> None:
-    """4 players only (3 players are not expressible, see its description); 64 cards with 4 under
-    the Deck tile: 28 left to draw; 8 rounds; 12 Distant Market tiles; Cotton Mill I 3 VP, the
-    other tiles as Roxley's (Cotton Mill II 5 VP, £14)."""
+    """3 and 4 players, the same 64 cards and all 12 Distant Market tiles at both counts; 7 / 4 cards
+    set aside at setup: 33 / 28 left to draw; 10 / 8 rounds; Cotton Mill I 3 VP, the other tiles as
+    Roxley's (Cotton Mill II 5 VP, £14); a shortfall may leave money below £0 (no floor)."""
     r = load_ruleset("lancashire-warfrog")
-    assert r.players == (4,)
-    g = Game.new(r, 4, 1)
-    assert len(g.state.deck) == 28 and sorted(g.state.stacks["dm_tiles"]) == [0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4]
+    assert r.players == (3, 4)
+    assert (r.deck_size(3), r.deck_size(4)) == (64, 64)
+    assert [dict(e.set_aside) for e in r.eras] == [{3: 7, 4: 4}, {3: 4, 4: 0}]
+    assert [e.end_before_round_end for e in r.eras] == [True, False]
+    assert r.economy.shortfall_money_floor is None and r.setup.face_down_discards == 0
+    for players, deck, aside, rounds in ((3, 33, 7, 10), (4, 28, 4, 8)):
+        g = Game.new(r, players, 1)
+        assert (len(g.state.deck), len(g.state.aside), r.setup.rounds_per_era[players]) == (deck, aside, rounds)
+        assert sorted(g.state.stacks["dm_tiles"]) == [0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4]
     mills = {t.level: (t.vp, t.cost) for t in r.tiles["cotton_mill"]}
     assert mills == {1: (3, 12), 2: (5, 14), 3: (9, 16), 4: (12, 18)}
-    with pytest.raises(SetupError, match="played by 4 players, not 3"):
-        Game.new(r, 3, 1)
+    with pytest.raises(SetupError, match="played by 3, 4 players, not 2"):
+        Game.new(r, 2, 1)
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(3, 10), (4, 8)])
+def test_warfrog_eras_last_their_rounds_and_the_loan_ban_its_4(players: int, rounds: int) -> None:
+    """A game played to its end by random bots: both eras last 10 rounds at 3 players and 8 at 4
+    (the cards set aside make the deck fit: L-SETUP-11), and the draw deck is empty in exactly the
+    last 4 rounds of the Rail Era, the rounds without loans (L-LOAN-03)."""
+    from interpreter.tools.bots.ladder import bot_seed, decide, make_bot
+
+    g = Game.new(load_ruleset("lancashire-warfrog"), players, 5)
+    bots = {s: make_bot("random", bot_seed(5, s)) for s in range(1, players + 1)}
+    rounds_seen: dict[tuple[int, int], int] = {}  # (era, round) -> cards in the draw deck when it began
+    while not g.is_over:
+        rounds_seen.setdefault((g.state.era_index, g.state.round), len(g.state.deck))
+        if g.state.era_index == 1 and g.state.round == 1:
+            assert len(g.state.aside) == (4 if players == 3 else 0)
+        g.apply(decide(bots[g.deciding_seat], g))
+    assert max(r for e, r in rounds_seen if e == 0) == rounds
+    assert max(r for e, r in rounds_seen if e == 1) == rounds
+    empty = [r for (e, r), deck in sorted(rounds_seen.items()) if e == 1 and deck == 0]
+    assert empty == list(range(rounds - 3, rounds + 1))
+
+
+def test_warfrog_set_aside_must_fit_the_deck(tmp_path: Path) -> None:
+    """The deck arithmetic counts the cards an era sets aside (R-SETUP-12 of the format): 6 instead
+    of 7 at 3 players leaves 63 Canal cards for a deck of 64, an error located at the table."""
+    (tmp_path / "ruleset.yaml").write_text(
+        "name: wf-six\ntitle: six\nversion: '1'\nextends: lancashire-warfrog\n"
+        "eras:\n  $patch:\n    key: id\n    set:\n      - {id: canal, set_aside: {3: 6, 4: 4}}\n",
+        encoding="utf-8")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(tmp_path)
+    assert "with 3 players, 10 rounds of the Canal Era use 63 cards (19 actions each + 6 set aside), " \
+           "but the deck has 64" in str(caught.value)
+
+
+def test_warfrog_set_aside_cards_are_saved_and_restored() -> None:
+    """A save holds the cards set aside (`aside`), read back exactly; a Birmingham save has no such key."""
+    g = Game.new(load_ruleset("lancashire-warfrog"), 3, 2)
+    saved = g.to_json()
+    assert len(json.loads(saved)["state"]["aside"]) == 7
+    assert Game.from_json(g.ruleset, saved).to_json() == saved
+    assert "aside" not in json.loads(Game.new(load_ruleset("birmingham"), 2, 2).to_json())["state"]
 
 
 VIRTUAL = {"era": "rail", "round": 2, "turn_order": [1, 2], "current": 1}

@@ -221,19 +221,19 @@ def _shortfall_choice(table: Table, player: Player) -> list[PlacedTile]:
 
 def _pay_income(table: Table, player: Player, removals: list[PlacedTile]) -> None:
     level = table.income_level(player)
-    if level >= 0 or player.money >= -level:
+    if player.money + level >= 0:  # money below 0 (a debt, where the ruleset allows one) is owed too
         player.money += level  # R-INC-02
         table.note("income", player=player.seat, level=level, money=player.money)
         return
-    owed = -level - player.money
-    player.money = 0
     economy = table.ruleset.economy
+    money = player.money + level
     for tile in removals:
         table.remove_tile(tile)
-        owed -= tile.spec.cost // economy.shortfall_tile_value_divisor
-    if owed < 0:
-        player.money = -owed  # R-SHORT-02: the excess is kept
-    vp_lost = max(owed, 0) * economy.shortfall_vp_per_money  # R-SHORT-03: 1 VP per £1 short …
+        money += tile.spec.cost // economy.shortfall_tile_value_divisor  # R-SHORT-02: an excess is kept
+    floor = economy.shortfall_money_floor  # 0 in the rulebook: what is still owed costs VP
+    owed = 0 if floor is None else max(0, floor - money)
+    player.money = money + owed
+    vp_lost = owed * economy.shortfall_vp_per_money  # R-SHORT-03: 1 VP per £1 short …
     if economy.shortfall_vp_floor is not None:  # … if possible: never below the floor (0 in the rulebook)
         vp_lost = max(0, min(vp_lost, player.vp - economy.shortfall_vp_floor))
     player.vp -= vp_lost

@@ -7,7 +7,8 @@ Everything automatic is a task in one queue, run in order by `Flow.run`:
 - `("part_done",)`: an action's choices and effects are complete (the decision protocol decides
   whether a repetition follows or the action ends);
 - `("after_action",)`, `("after_round",)`, `("after_era",)`, `("finish",)`: the bookkeeping after
-  an action, a round, an era, and the game's end.
+  an action, a round, an era, and the game's end; `("after_last_round",)` after an era's last round
+  whose era end steps ran before the round's (`end_before_round_end`).
 
 A step that needs a player's choice stops the loop with an open `question`; once it is answered
 the loop runs the same step again, with the answer, and goes on. Every step is written to the game
@@ -49,7 +50,7 @@ class Flow:
         self.watch: Callable[[str], None] | None = None
         self._handlers: dict[str, Callable[[], None]] = {
             "part_done": part_done, "after_action": self._after_action, "after_round": self._after_round,
-            "after_era": self._after_era, "finish": self._finish,
+            "after_era": self._after_era, "after_last_round": self._after_last_round, "finish": self._finish,
         }
 
     # == the loop =================================================================================
@@ -149,10 +150,23 @@ class Flow:
         while state.turn_index < len(state.turn_order) and not table.me.hand:
             state.turn_index += 1
         if state.turn_index >= len(state.turn_order):
-            self.queue_steps(table.ruleset.round_end, {})
-            self.queue("after_round")
+            self._end_round()
             return
         start_turn(table)
+
+    def _end_round(self) -> None:
+        """Queue the round's end steps; after an era's last round, the era's end steps too: after the
+        round's, or before them where the era says so (`end_before_round_end`: Warfrog's Brass scores
+        the Canal Era before the last round's turn order and income)."""
+        table = self.table
+        era = table.ruleset.eras[table.state.era_index]
+        if era.end_before_round_end and table.era_exhausted():
+            self.queue_steps(era.end, {})
+            self.queue_steps(table.ruleset.round_end, {})
+            self.queue("after_last_round")
+            return
+        self.queue_steps(table.ruleset.round_end, {})
+        self.queue("after_round")
 
     def _after_round(self) -> None:
         table = self.table
@@ -167,6 +181,11 @@ class Flow:
         state.turn_index = 0
         self._first_player_with_cards()
 
+    def _after_last_round(self) -> None:
+        """The era's last round and the era itself are over (their steps ran, the era's first)."""
+        self.table.note("end of round", era=self.table.era, round=self.table.state.round)
+        self._after_era()
+
     def _after_era(self) -> None:
         table = self.table
         state = table.state
@@ -179,6 +198,7 @@ class Flow:
         state.era_index += 1
         state.round = 1
         state.turn_index = 0
+        table.set_aside()
         self._first_player_with_cards()
 
     def _finish(self) -> None:

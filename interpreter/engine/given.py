@@ -272,7 +272,8 @@ class _Applier:
     def numbers(self, player: Player, data: dict) -> None:
         at = ("players", player.seat)
         if "money" in data:
-            player.money = self.integer(data["money"], at + ("money",), low=0)
+            # below 0 only in a ruleset whose shortfall leaves unpaid income owed (economy.shortfall.money_floor)
+            player.money = self.integer(data["money"], at + ("money",), low=self.rs.economy.shortfall_money_floor)
         if "income" in data:
             player.income_position = self.integer(data["income"], at + ("income",), low=0,
                                                   high=self.rs.income.positions - 1)
@@ -293,7 +294,8 @@ class _Applier:
 
     def piles(self) -> list[list[Card]]:
         s = self.g.state
-        return [s.deck] + [p.discard for p in s.players] + [p.hand for p in s.players] + list(s.wild_piles.values())
+        return ([s.deck, s.aside] + [p.discard for p in s.players] + [p.hand for p in s.players]
+                + list(s.wild_piles.values()))
 
     def take(self, face: Any, path: tuple[Any, ...], keep: list[Card]) -> Card:
         """Remove a card of this face from wherever it lies (deck first; never one of `keep`)."""

@@ -9,14 +9,15 @@ at the end. Each message names the broken quantity and the values found.
 
 What is checked (all read from the ruleset, nothing is Birmingham-specific):
 
-- cards: deck + hands + discard piles + wild piles is exactly the game's cards,
+- cards: deck + hands + discard piles + wild piles + cards set aside is exactly the game's cards,
   each card once;
 - industry tiles, per player and industry: tiles taken from the mat never exceed
   the stack; per player, tiles taken = tiles on the board + tiles removed for good
   + tiles developed away (counted from the log's `developed` entries) + tiles gone
   before a given position started the game;
 - links, per player: links left + links on the board = links per player;
-- money never negative (the bank is unlimited, so there is no total to conserve);
+- money never negative, or never below the ruleset's shortfall money floor, if it sets a lower one or
+  none (the bank is unlimited, so there is no total to conserve);
 - cubes: never negative on a tile or in a market, a market holds at most its
   capacity, a non-producer holds none, a producer that flips when emptied holds none
   once flipped and is flipped once it holds none; a tile that flips when built is flipped;
@@ -52,7 +53,7 @@ def _cards(table: Table) -> list[str]:
     places: list[tuple[str, list[Card]]] = [("deck", state.deck)]
     for p in state.players:
         places += [(f"{p.name}'s hand", p.hand), (f"{p.name}'s discard pile", p.discard)]
-    places += [(f"wild pile {k}", v) for k, v in state.wild_piles.items()]
+    places += [(f"wild pile {k}", v) for k, v in state.wild_piles.items()] + [("cards set aside", state.aside)]
     seen: Counter[str] = Counter()
     where: dict[str, list[str]] = {}
     for place, cards in places:
@@ -139,7 +140,8 @@ def _links(table: Table) -> list[str]:
 # -- money, income, VP ------------------------------------------------------------------------------
 
 def _players(table: Table) -> list[str]:
-    """Bounds of each player's counters: money and VP never negative, income on the track."""
+    """Bounds of each player's counters: money and VP never negative (or below the shortfall's
+    floors), income on the track."""
     track = table.ruleset.income
     problems = []
     for player in table.state.players:
@@ -149,8 +151,9 @@ def _players(table: Table) -> list[str]:
 
 def _player_bounds(table: Table, player: Player, positions: int, lowest: int, highest: int) -> list[str]:
     problems = []
-    if player.money < 0:
-        problems.append(f"money: {player.name} has £{player.money} (negative)")
+    money_floor = table.ruleset.economy.shortfall_money_floor  # a variant may let unpaid income stay owed
+    if money_floor is not None and player.money < money_floor:
+        problems.append(f"money: {player.name} has £{player.money} (below £{money_floor})")
     floor = table.ruleset.economy.shortfall_vp_floor  # a variant may let a shortfall go lower, or have no floor
     if floor is not None and player.vp < min(0, floor):
         problems.append(f"vp: {player.name} has {player.vp} VP (negative)")

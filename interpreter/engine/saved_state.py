@@ -23,7 +23,7 @@ Path = tuple[str | int, ...]
 
 STATE_KEYS = ("era_index", "round", "turn_order", "turn_index", "actions_left", "finished", "rng_state", "players",
               "tiles", "links", "markets", "merchants", "deck", "wild_piles", "log")
-OPTIONAL_STATE_KEYS = ("tracks", "stacks", "drawn")
+OPTIONAL_STATE_KEYS = ("tracks", "stacks", "drawn", "aside")
 PLAYER_KEYS = ("seat", "money", "income_position", "vp", "links_left", "spent", "hand", "discard", "mat_used",
                "removed")
 OPTIONAL_PLAYER_KEYS = ("gone_before",)
@@ -170,7 +170,8 @@ class _Reader:
             whole(data["rng_state"], path + ("rng_state",), 0, MASK), self.log(data["log"], path + ("log",)),
             by_key(data.get("tracks", {}), path + ("tracks",), whole),
             by_key(data.get("stacks", {}), path + ("stacks",), self.pile),
-            by_key(data.get("drawn", {}), path + ("drawn",), self.pile))
+            by_key(data.get("drawn", {}), path + ("drawn",), self.pile),
+            self.cards_at(data.get("aside", []), path + ("aside",)))
 
     def player(self, data: Any, path: Path, seat: int) -> Player:
         """The player in `seat` (the players are listed in seat order)."""

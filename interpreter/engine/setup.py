@@ -43,7 +43,7 @@ def _make_cards(ruleset: Ruleset, players: int) -> dict[str, Card]:
 
 
 def new_state(ruleset: Ruleset, players: int, seed: int, cards: dict[str, Card]) -> GameState:
-    """The state after setup: markets, merchants, deck, hands, turn order."""
+    """The state after setup: markets, merchants, deck, hands, the first era's cards set aside, turn order."""
     if players not in ruleset.players:
         raise ValueError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, not {players}")
     rng = Rng(seed)
@@ -57,18 +57,19 @@ def new_state(ruleset: Ruleset, players: int, seed: int, cards: dict[str, Card])
     for player in people:  # R-SETUP-10
         player.hand = [deck.pop() for _ in range(min(setup.hand_size, len(deck)))]
         player.discard = [deck.pop() for _ in range(min(setup.face_down_discards, len(deck)))]
+    era = ruleset.eras[0]
+    aside = [deck.pop() for _ in range(min(era.set_aside.get(players, 0), len(deck)))]  # unseen, out of the era
     order = [p.seat for p in people]
     if setup.turn_order == "random":  # R-SETUP-11
         rng.shuffle(order)
     markets = {m.id: m.start_cubes for m in ruleset.markets.values()}  # R-SETUP-06
-    era = ruleset.eras[0]
     stacks = {s.id: s.pile(players) for s in ruleset.stacks.values()}  # shuffled face down
     for pile in stacks.values():
         rng.shuffle(pile)
     state = GameState(people, {}, {}, markets, merchants, deck, wild_piles, turn_order=order,
                       actions_left=era.first_round_actions, rng_state=rng.state,
                       tracks={t.id: t.start for t in ruleset.tracks.values()},
-                      stacks=stacks, drawn={sid: [] for sid in stacks})
+                      stacks=stacks, drawn={sid: [] for sid in stacks}, aside=aside)
     state.log.append({"event": "setup", "players": players, "seed": seed, "turn_order": order,
                       "merchants": {m.id: m.tile for m in merchants}})
     return state

@@ -93,6 +93,7 @@ class GameState:
     tracks: dict[str, int] = field(default_factory=dict)  # the ruleset's `tracks:`, id -> value
     stacks: dict[str, list[int]] = field(default_factory=dict)  # `stacks:`, id -> face-down tiles, top last
     drawn: dict[str, list[int]] = field(default_factory=dict)  # id -> tiles drawn from it, face up, in order
+    aside: list[Card] = field(default_factory=list)  # set aside face down, unseen by all (eras' `set_aside`)
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
@@ -117,6 +118,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         # only a ruleset with tracks has the key: the saves of the others stay as they were
         **({"tracks": dict(sorted(state.tracks.items()))} if state.tracks else {}),
         **({"stacks": _piles(state.stacks), "drawn": _piles(state.drawn)} if state.stacks else {}),
+        **({"aside": [c.id for c in state.aside]} if state.aside else {}),
     }
 
 
@@ -144,7 +146,8 @@ def copy_state(state: GameState) -> GameState:
     return GameState(players, tiles, dict(state.links), dict(state.markets), merchants, list(state.deck),
                      {k: list(v) for k, v in state.wild_piles.items()}, state.era_index, state.round,
                      list(state.turn_order), state.turn_index, state.actions_left, state.finished,
-                     state.rng_state, list(state.log), dict(state.tracks), _piles(state.stacks), _piles(state.drawn))
+                     state.rng_state, list(state.log), dict(state.tracks), _piles(state.stacks), _piles(state.drawn),
+                     list(state.aside))
 
 
 class Snapshot:
@@ -176,5 +179,5 @@ class Snapshot:
         state.era_index, state.round, state.turn_order = saved.era_index, saved.round, list(saved.turn_order)
         state.turn_index, state.actions_left, state.finished = saved.turn_index, saved.actions_left, saved.finished
         state.rng_state, state.tracks = saved.rng_state, dict(saved.tracks)
-        state.stacks, state.drawn = _piles(saved.stacks), _piles(saved.drawn)
+        state.stacks, state.drawn, state.aside = _piles(saved.stacks), _piles(saved.drawn), list(saved.aside)
         del state.log[len(saved.log):]

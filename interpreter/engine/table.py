@@ -379,15 +379,27 @@ class Table:
         return drawn
 
     def new_draw_deck(self) -> None:
-        """Every discard pile, shuffled with the game's own generator, becomes the draw deck."""
-        deck = [c for p in self.state.players for c in p.discard]
+        """Every discard pile and the cards set aside, shuffled with the game's own generator, become
+        the draw deck."""
+        deck = [c for p in self.state.players for c in p.discard] + self.state.aside
         for player in self.state.players:
             player.discard = []
+        self.state.aside = []
         rng = Rng(self.state.rng_state)
         rng.shuffle(deck)
         self.state.rng_state = rng.state
         self.state.deck = deck
         self.note("new draw deck", cards=len(deck))
+
+    def set_aside(self) -> None:
+        """As an era after the first begins, its `set_aside` cards leave the top of the draw deck face
+        down, unseen by all (the first era's are set aside at setup); `new_draw_deck` takes them back."""
+        state = self.state
+        count = self.ruleset.eras[state.era_index].set_aside.get(len(state.players), 0)
+        if count:
+            moved = [state.deck.pop() for _ in range(min(count, len(state.deck)))]
+            state.aside.extend(moved)
+            self.note("cards set aside", era=self.era, cards=len(moved))
 
 
 def as_queries(table: Table) -> GameQueries:

@@ -3,18 +3,18 @@
 A `SeatView` shows the public board, markets, merchants, every player's public figures (money,
 VP, income, links left, money spent, tiles left on the mat), every discard pile as it lies face
 up, the sizes of hands and of the draw deck, and the seat's own hand — never another player's
-hand, a card dealt face down (the seat's own setup discard included), the order of the draw deck
-or of a stack's face-down tiles, the state of the shuffle that will make the next one, or the
-game's seed (left out of the log: with it and the moves every hand could be worked out). Hidden
-cards are shown as placeholders (`HIDDEN`), so the queries of its `table` work as on the real game
-and simply find nothing to see.
+hand, a card dealt face down (the seat's own setup discard included) or set aside, the order of
+the draw deck or of a stack's face-down tiles, the state of the shuffle that will make the next
+one, or the game's seed (left out of the log: with it and the moves every hand could be worked
+out). Hidden cards are shown as placeholders (`HIDDEN`), so the queries of its `table` work as on
+the real game and simply find nothing to see.
 
 `legal_actions()` and `whole_actions()` come from the real game (they name only cards of the
 seat's own hand; the whole actions are searched in the seat's `canonical_world`, see there).
 `determinize(rng)` makes a complete game consistent with what the seat has
 seen: the cards it has not seen are dealt at random into the hidden places (other hands, face-down
-discards, the deck), the face-down tiles of the ruleset's stacks are put in a new random order, and
-the shuffle's state is drawn anew; it depends only on the view and `rng`,
+discards, the deck, the cards set aside), the face-down tiles of the ruleset's stacks are put in a
+new random order, and the shuffle's state is drawn anew; it depends only on the view and `rng`,
 so a search on it cannot learn anything the seat does not know.
 """
 
@@ -175,14 +175,15 @@ def _redacted(state: GameState, seat: int, face_down: int) -> tuple[GameState, l
 
 def _unseen(state: GameState, seat: int, face_down: int) -> list[Card]:
     """The cards the seat cannot see, in the order of their hidden places (`_deal_hidden` fills the
-    same places in the same order): other hands, the face-down discards (its own too), the deck."""
+    same places in the same order): other hands, the face-down discards (its own too), the deck,
+    the cards set aside."""
     down = hidden_discards(state, face_down)
     cards: list[Card] = []
     for player in state.players:
         if player.seat != seat:
             cards += player.hand
         cards += player.discard[:down]  # dealt face down: unseen by all
-    return cards + state.deck
+    return cards + state.deck + state.aside
 
 
 def public_entry(entry: dict[str, Any]) -> dict[str, Any]:
@@ -220,3 +221,4 @@ def _deal_hidden(state: GameState, seat: int, cards: list[Card], face_down: int)
             player.hand = [next(deal) for _ in player.hand]
         player.discard = [next(deal) for _ in player.discard[:down]] + player.discard[down:]
     state.deck = [next(deal) for _ in state.deck]
+    state.aside = [next(deal) for _ in state.aside]

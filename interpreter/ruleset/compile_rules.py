@@ -362,7 +362,8 @@ class RulesetCompiler:
                             for o in e["network"])
             end = self.effects(("eras", n, "end"), ERA, self.outside_actions) if "end" in e else ()
             eras.append(Era(e["id"], e["name"], e["link_kind"], e["actions_per_turn"],
-                            e.get("first_round_actions", e["actions_per_turn"]), network, end))
+                            e.get("first_round_actions", e["actions_per_turn"]), network, end,
+                            e.get("end_before_round_end", False), dict(e.get("set_aside", {}))))
         return tuple(eras)
 
     def round_end(self) -> tuple[EffectStep, ...]:

@@ -24,6 +24,7 @@ PLAYER_COUNT_TABLES: tuple[tuple[str, ...], ...] = (
     ("merchant_tiles", "*", "count"),
     ("setup", "rounds_per_era"),
     ("stacks", "*", "tiles", "*"),
+    ("eras", "*", "set_aside"),
 )
 
 
@@ -40,7 +41,7 @@ READS: dict[str, tuple[str, ...]] = {
     "check_income": ("income_track",),
     "check_eras": ("eras", "link_kinds", "resources"),
     "check_tracks": ("tracks",),
-    "check_player_count_tables": ("players", "cards", "merchants", "merchant_tiles", "setup", "stacks"),
+    "check_player_count_tables": ("players", "cards", "merchants", "merchant_tiles", "setup", "stacks", "eras"),
     "check_rule_citations": ("rules",),
     "check_actions": ("actions",),
     "check_card_arithmetic": ("setup", "players", "cards", "eras"),
@@ -329,9 +330,10 @@ class CrossChecker:
                     continue
                 turns = era.get("first_round_actions", era["actions_per_turn"]) + (rounds - 1) * era["actions_per_turn"]
                 face_down = setup["face_down_discards"] * players if n == 0 else 0
+                aside = era.get("set_aside", {}).get(players, 0)
                 text = (f"with {players} players, {rounds} rounds of the {era['name']} use {played} cards "
-                        f"({turns} actions each{f' + {face_down} face down' if face_down else ''}), "
-                        f"but the deck has {deck}")
+                        f"({turns} actions each{f' + {face_down} face down' if face_down else ''}"
+                        f"{f' + {aside} set aside' if aside else ''}), but the deck has {deck}")
                 fitting = [r for r in range(1, deck + 1) if self._plays_all_eras(players, r, deck)]
                 if fitting:
                     self.error(("setup", "rounds_per_era", players),
@@ -342,11 +344,12 @@ class CrossChecker:
                 break  # one error per player count: the other eras say the same
 
     def _cards_played(self, players: int, rounds: int, era_index: int) -> int:
-        """Cards an era of `rounds` rounds takes from the deck and hands at this player count."""
+        """Cards an era of `rounds` rounds takes from the deck and hands at this player count, those
+        it sets aside unplayed included."""
         era = self.data["eras"][era_index]
         turns = era.get("first_round_actions", era["actions_per_turn"]) + (rounds - 1) * era["actions_per_turn"]
         face_down = self.data["setup"]["face_down_discards"] * players if era_index == 0 else 0
-        return int(turns * players + face_down)
+        return int(turns * players + face_down + era.get("set_aside", {}).get(players, 0))
 
     def _plays_all_eras(self, players: int, rounds: int, deck: int) -> bool:
         return all(self._cards_played(players, rounds, n) == deck for n in range(len(self.data["eras"])))
@@ -419,6 +422,10 @@ class CrossChecker:
                 yield path, node
             return
         head, rest = pattern[0], pattern[1:]
+        if isinstance(node, list) and head == "*":  # a list of records (eras): each one, by index
+            for index, item in enumerate(node):
+                yield from self._match(item, rest, path + (index,))
+            return
         if not isinstance(node, dict):
             return
         keys = list(node) if head == "*" else [head] if head in node else []

@@ -122,7 +122,8 @@ EFFECTS: dict[str, EffectSpec] = {e.name: e for e in (
     _effect("set_turn_order", "Order players by money spent this round, least first, ties keeping their order; "
             "spent money returns to the bank.", {ROUND}, rules=("R-ORDER-01", "R-ORDER-02", "R-ORDER-03")),
     _effect("collect_income", "Each player takes money equal to their income level, or pays it when negative; "
-            "a shortfall is covered by removing tiles of the player's choice, then by VP. "
+            "a shortfall is covered by removing tiles of the player's choice, then by VP (or stays owed as "
+            "negative money down to `economy.shortfall.money_floor`). "
             "Skipped after the last round of the game.", {ROUND},
             rules=("R-INC-02", "R-INC-03", "R-SHORT-01", "R-SHORT-02", "R-SHORT-03")),
     _effect("deal_merchants", "Gather the merchant tiles of this player count, shuffle them with the game's own "

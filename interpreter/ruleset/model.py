@@ -261,6 +261,8 @@ class Economy:
     shortfall_tile_value_divisor: int
     shortfall_vp_per_money: int
     shortfall_vp_floor: int | None = 0  # VP a shortfall never takes a player below; None: no floor
+    # Money a shortfall may leave: what tiles do not raise is owed down to it, VP pay the rest; None: no floor
+    shortfall_money_floor: int | None = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +282,8 @@ class Era:
     first_round_actions: int
     network: tuple[NetworkOption, ...]
     end: tuple[EffectStep, ...]
+    end_before_round_end: bool = False  # the last round's `round_end` steps follow `end` (else precede it)
+    set_aside: Mapping[int, int] = field(default_factory=dict)  # player count -> cards set aside as the era begins
 
 
 @dataclass(frozen=True, slots=True)
@@ -508,4 +512,4 @@ def _setup(s: Mapping[str, Any]) -> Setup:
 def _economy(e: Mapping[str, Any]) -> Economy:
     return Economy(e["loan"]["amount"], e["loan"]["income_levels"],
                    e["shortfall"]["tile_value_divisor"], e["shortfall"]["vp_per_money"],
-                   e["shortfall"].get("vp_floor", 0))
+                   e["shortfall"].get("vp_floor", 0), e["shortfall"].get("money_floor", 0))

@@ -37,8 +37,8 @@ ACTION_VAR = "@action"
 
 # The names and functions that read the game in progress. Everything else reads only the
 # ruleset, so a text can be worked out once when the ruleset loads (`ruleset_only`).
-GAME_NAMES = ("me", "players", "era", "round", "board_tiles", "merchant_tiles", "deck_size", "actions_left",
-              "rounds_in_era")
+GAME_NAMES = ("me", "players", "era", "round", "board_tiles", "merchant_tiles", "deck_size", "set_aside_size",
+              "actions_left", "rounds_in_era")
 GAME_FUNCTIONS = ("network_step", "hand", "income_level", "turn_place", "in_network", "connected", "has_board_tiles",
                   "tiles_left", "lowest_tile", "tiles_at", "slot_free", "tile_in", "cubes_available",
                   "can_source", "source_cost", "link_free", "link_icons_at", "links_at", "link_owner",
@@ -308,6 +308,8 @@ class BrassVocabulary:
         rs, name, fn = self.rs, self.registry.add_name, self.registry.add_function
         p = Param("p", self.player)
         name("deck_size", INT, "Cards left in the draw deck.", "deck_size == 0", lambda env: len(game(env).state.deck))
+        name("set_aside_size", INT, "Cards set aside face down, unseen by all, until a new draw deck takes them "
+             "back (eras' `set_aside`).", "set_aside_size == 4", lambda env: len(game(env).state.aside))
         name("actions_left", INT, "Actions the player to act has left this turn, the one being taken included.",
              "actions_left >= 2", lambda env: game(env).state.actions_left)
         name("rounds_in_era", INT, "Rounds of each era at this game's player count (setup.rounds_per_era).",

@@ -295,7 +295,9 @@ SECTIONS: dict[str, dict[str, Any]] = {
         "loan": req(record({"amount": req(AMOUNT), "income_levels": req(NON_NEG)})),
         "shortfall": req(record({"tile_value_divisor": req(POS), "vp_per_money": req(NON_NEG),
                                  # VP a shortfall never takes a player below; null: no floor
-                                 "vp_floor": {"type": "int", "nullable": True, "min": -1_000_000, "max": 1_000_000}})),
+                                 "vp_floor": {"type": "int", "nullable": True, "min": -1_000_000, "max": 1_000_000},
+                                 # money a shortfall may leave a player with; null: no floor (debt)
+                                 "money_floor": {"type": "int", "nullable": True, "min": -1_000_000, "max": 0}})),
     })),
     # eras.yaml
     "eras": req({"type": "list", "minlength": 1, "maxlength": MAX_ERAS, "schema": record({
@@ -310,6 +312,10 @@ SECTIONS: dict[str, dict[str, Any]] = {
             "needs": NEEDS,  # also written as keys named after resources: `coal: 1` (declared.py)
         }, cite=False), NON_NEG)}),
         "end": EFFECTS,
+        # the last round's `round_end` steps run after `end` instead of before it
+        "end_before_round_end": {"type": "boolean"},
+        # cards of the draw deck set aside face down, unseen, when the era begins; `new_draw_deck` takes them back
+        "set_aside": per_player_count(NON_NEG),
     })}),
     "round_end": req(EFFECTS),
     # the rules a move is refused with when it breaks the turn itself (docs/engine.md, "Refusals")

@@ -81,6 +81,8 @@ def _build(rs: Any) -> Registry:
     name("game_over", BOOL, "The game has ended.", "game_over", lambda env: game(env).state.finished)
     name("deck_faces", ListType(STR), "Faces of the cards in the draw deck, top card last.",
          f"count(f in deck_faces where f == \"{town}\") == 2", lambda env: [c.face for c in game(env).state.deck])
+    name("set_aside_faces", ListType(STR), "Faces of the cards set aside face down (eras' `set_aside`).",
+         f"\"{town}\" not in set_aside_faces", lambda env: [c.face for c in game(env).state.aside])
     fn("discard_faces", (p,), ListType(STR), "Faces of the cards on the discard pile.",
        f"discard_faces(player(1)) == [\"{town}\"]", lambda env, q: [c.face for c in q.discard])
     fn("wild_pile", (Param("kind", STR),), INT,
