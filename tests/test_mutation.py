@@ -129,7 +129,7 @@ def test_an_equivalents_entry_may_name_the_variant_it_lists(tmp_path: Path) -> N
     number = next(m.number for m in mutants if m.id == "tiles.cotton.2.coal:number:1->2")
     assert load_equivalents(listing, mutants, "birmingham", "birmingham") == {number: "base"}
     assert load_equivalents(listing, [], "a-birmingham-variant", "birmingham") == {}
-    with pytest.raises(ScenarioError, match="no mutant at 'no.such.mutant'"):
+    with pytest.raises(ScenarioError, match=r"no mutant at 'no\.such\.mutant'"):
         load_equivalents(listing, mutants)  # --equivalents FILE: every entry counts
 
 
