@@ -11,10 +11,12 @@ import importlib
 import logging
 from collections.abc import Iterator
 from types import ModuleType
+from typing import Any
 
 from interpreter.ruleset.errors import BrassError
 
-__all__ = ["INSTALL_HINT", "RayFailed", "check_address", "cluster_cpus", "connected", "first_line", "import_ray"]
+__all__ = ["INSTALL_HINT", "RayFailed", "check_address", "cluster_cpus", "connected", "first_line", "import_ray",
+           "task_result"]
 
 INSTALL_HINT = "--ray needs Ray, which is not installed here: pip install 'brass-rules[ray]'"
 
@@ -66,6 +68,19 @@ def check_address(address: str, positional: str) -> None:
 
 def cluster_cpus(ray: ModuleType) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def task_result(ray: ModuleType, reference: Any, retries: int) -> Any:
+    """A finished task's value; a `brass` error the task raised (an invariant broken …) as it was
+    raised; Ray's own failure, after its retries, as RayFailed."""
+    try:
+        return ray.get(reference)
+    except ray.exceptions.RayTaskError as error:
+        if isinstance(error.cause, BrassError):
+            raise error.cause from None
+        raise
+    except ray.exceptions.RayError as error:
+        raise RayFailed(f"a Ray task failed even after {retries} retries: {first_line(error)}") from None
 
 
 def first_line(error: BaseException) -> str:

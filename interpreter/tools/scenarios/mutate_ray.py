@@ -16,8 +16,7 @@ from collections.abc import Callable, Generator, Sequence
 from types import ModuleType
 from typing import Any
 
-from interpreter.ruleset.errors import BrassError
-from interpreter.tools.cluster.ray_connect import RayFailed, cluster_cpus, first_line
+from interpreter.tools.cluster.ray_connect import cluster_cpus, task_result
 from interpreter.tools.scenarios.mutants import Mutant
 
 __all__ = ["on_ray"]
@@ -45,7 +44,7 @@ def on_ray(ray: ModuleType, shipment: Any, chosen: Sequence[Mutant],
                 next_chunk += 1
             ready, _ = ray.wait(list(pending), num_returns=1)
             for reference in ready:
-                done[pending.pop(reference)] = _result(ray, reference)
+                done[pending.pop(reference)] = task_result(ray, reference, RETRIES)
             while following in done:  # in order: the caller counts a prefix
                 yield from done.pop(following)
                 following += 1
@@ -67,16 +66,3 @@ def _judge_task(mutants: list[Mutant], sent: list[Any], judge: Callable[[Any, Mu
         _kept.clear()  # one run's shipment at a time
         _kept[key] = import_ray().get(sent[0])
     return [judge(_kept[key], m) for m in mutants]
-
-
-def _result(ray: ModuleType, reference: Any) -> list[Any]:
-    try:
-        verdicts: list[Any] = ray.get(reference)
-        return verdicts
-    except ray.exceptions.RayTaskError as error:
-        if isinstance(error.cause, BrassError):
-            raise error.cause from None
-        raise
-    except ray.exceptions.RayError as error:
-        raise RayFailed(f"a Ray task judging mutants failed even after {RETRIES} retries: "
-                        f"{first_line(error)}") from None

@@ -22,8 +22,7 @@ from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
-from interpreter.ruleset.errors import BrassError
-from interpreter.tools.cluster.ray_connect import RayFailed, cluster_cpus, first_line, import_ray
+from interpreter.tools.cluster.ray_connect import cluster_cpus, import_ray, task_result
 from interpreter.tools.simulate.batch import Batch, Shipment, has_received, play_sent_batch, receive
 from interpreter.tools.simulate.games import GameRecord
 
@@ -55,7 +54,7 @@ def on_ray(ray: ModuleType, batches: Sequence[Batch],
             ready, _ = ray.wait(list(pending), num_returns=1)
             for reference in ready:
                 batch = pending.pop(reference)
-                yield batch, _result(ray, reference)
+                yield batch, task_result(ray, reference, RETRIES)
     finally:
         for reference in pending:  # Ctrl-C, an error: nobody will read these
             with contextlib.suppress(Exception):
@@ -68,16 +67,3 @@ def _play_task(batch: Batch, sent: list[Any]) -> list[GameRecord]:
     if not has_received(batch.ruleset):
         receive([import_ray().get(sent[0])])
     return play_sent_batch(batch)
-
-
-def _result(ray: ModuleType, reference: Any) -> list[GameRecord]:
-    """A task's records; the game's own error (an invariant broken) as it was raised."""
-    try:
-        records: list[GameRecord] = ray.get(reference)
-        return records
-    except ray.exceptions.RayTaskError as error:
-        if isinstance(error.cause, BrassError):
-            raise error.cause from None
-        raise
-    except ray.exceptions.RayError as error:
-        raise RayFailed(f"a Ray task failed even after {RETRIES} retries: {first_line(error)}") from None
