@@ -242,3 +242,23 @@ def test_brass_check_lists_the_stacks_and_tracks(run) -> None:
     assert "  stacks:     Distant Market tiles (8 / 10 / 12 tiles at 2 / 3 / 4 players)\n" in out
     status, out, _ = run("check")
     assert "tracks:" not in out and "stacks:" not in out
+
+
+def test_a_failed_draw_in_the_games_last_action_ends_the_sell_and_the_game() -> None:
+    """The last action of a game (Rail Era, round 9 of 9, 3 players; a position a heuristic bot
+    reached): a Sell of two tiles whose first draw, a 3 with the marker on 6, reaches X. The Sell
+    ends, and with it the game, whose end shuffles the drawn tiles back (R-DM-04): the whole
+    action's second sale is not done, as above, and the action is not refused. (It raised an
+    IndexError while the refusal was worded: the count of drawn tiles had fallen back below its
+    value at the action's start, so the draw went unseen.)"""
+    saved = (MARKET / "last-action-sale-reaches-x.json").read_text(encoding="utf-8")
+    whole, stepwise = Game.from_json(load_ruleset(MARKET), saved), Game.from_json(load_ruleset(MARKET), saved)
+    sales = [{"tile": "birmingham/1", "merchant": "oxford/0", "merchant_beer": False},
+             {"tile": "birmingham/3", "merchant": "oxford/0", "merchant_beer": False}]
+    whole.apply({"action": "sell", "card": "stoke_on_trent#3", "sales": sales})
+    for decision in ({"action": "sell"}, {"card": "stoke_on_trent#3"}, {"tile": "birmingham/1"},
+                     {"merchant": "oxford/0"}, {"merchant_beer": False}):
+        stepwise.apply(decision)
+    assert whole.is_over and whole.to_json() == stepwise.to_json()
+    drawn = [entry["value"] for entry in whole.state.log if entry.get("event") == "drawn"]
+    assert drawn[-1] == 3 and whole.state.drawn == {"dm_tiles": []} and whole.state.tracks["distant_market"] == 1

@@ -55,6 +55,7 @@ class DecisionProtocol:
         self._wanted_repeats = 0  # … and how many repetitions it asks for
         self._skipped: dict[str, Any] = {}  # optional params passed over since the last decision, by name
         self._draws_at_start = 0  # face-down tiles drawn before the action being decided began
+        self._log_at_start = len(table.state.log)  # … and the log's length then
 
     @property
     def committed(self) -> bool:
@@ -63,8 +64,12 @@ class DecisionProtocol:
         return self.pending is not None and self._drew_since_start()
 
     def _drew_since_start(self) -> bool:
-        """Whether a face-down tile was drawn since the last action began (it may have ended since)."""
-        return self.table.draws_made() > self._draws_at_start
+        """Whether a face-down tile was drawn since the last action began (it may have ended since).
+        The log is read too: an action that ends its era, or the game, draws and then sees the end
+        shuffle the drawn tiles back, so the count alone can fall below where it started."""
+        if self.table.draws_made() > self._draws_at_start:
+            return True
+        return any(entry.get("event") == "drawn" for entry in self.table.state.log[self._log_at_start:])
 
     @property
     def question(self) -> dict[str, Any] | None:
@@ -156,6 +161,7 @@ class DecisionProtocol:
         self.moves.append(decision)
         self._skipped = {}
         self._draws_at_start = self.table.draws_made()
+        self._log_at_start = len(self.table.state.log)
         self._after_choice()
 
     def _choose(self, decision: Decision, whole: Decision | None) -> None:
