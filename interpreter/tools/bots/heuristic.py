@@ -158,17 +158,19 @@ def candidates(ruleset: Ruleset, appraiser: Appraiser, wholes: list[Decision]) -
     return [(whole_value(appraiser, whole) - discarded, discarded, whole) for discarded, whole in cheapest.values()]
 
 
-_CARD_PARAMS: dict[tuple[int, str], tuple[str, ...]] = {}
+# Keyed by the ruleset's id and holding the ruleset: an id is reused once its object is gone, so a
+# hit is only a hit for the very same ruleset (a stale entry made bots of the next ruleset misjudge).
+_CARD_PARAMS: dict[tuple[int, str], tuple[Ruleset, tuple[str, ...]]] = {}
 
 
 def card_params(ruleset: Ruleset, action_id: str) -> tuple[str, ...]:
     """The choices of an action that name a card of the hand."""
     key = (id(ruleset), action_id)
     found = _CARD_PARAMS.get(key)
-    if found is None:
+    if found is None or found[0] is not ruleset:
         action = ruleset.actions[action_id]
-        found = _CARD_PARAMS[key] = tuple(p.name for p in action.part.params if p.type == "card")
-    return found
+        found = _CARD_PARAMS[key] = (ruleset, tuple(p.name for p in action.part.params if p.type == "card"))
+    return found[1]
 
 
 def group_key(whole: Decision, cards: Iterable[str]) -> GroupKey:

@@ -64,7 +64,9 @@ class Facts:
 
 
 _FACTS: dict[int, tuple[Ruleset, Facts]] = {}
-_SCORINGS: dict[tuple[int, int, str], int] = {}  # (ruleset, era, tile spec) -> era ends that score it
+# (ruleset id, era, tile spec) -> (the ruleset, era ends that score it): the ruleset is kept and
+# compared, for an id is reused once its object is gone (a stale count misjudged another ruleset)
+_SCORINGS: dict[tuple[int, int, str], tuple[Ruleset, int]] = {}
 
 
 def facts(ruleset: Ruleset) -> Facts:
@@ -86,9 +88,9 @@ def scorings(table: Table, tile: PlacedTile) -> int:
     rs = table.ruleset
     key = (id(rs), table.state.era_index, tile.spec.id)
     found = _SCORINGS.get(key)
-    if found is None:
-        found = _SCORINGS[key] = _count_scorings(table, tile)
-    return found
+    if found is None or found[0] is not rs:
+        found = _SCORINGS[key] = (rs, _count_scorings(table, tile))
+    return found[1]
 
 
 def _count_scorings(table: Table, tile: PlacedTile) -> int:
