@@ -57,6 +57,8 @@ def played(name: str, players: int, seed: int, until: Callable[[Game], bool]) ->
         if until(game):
             return game
         legal = game.legal_actions()
+        if not legal:
+            break  # the game is over
         game.apply(legal[rng.below(len(legal))])
     raise AssertionError(f"no such position in {name} with seed {seed}")
 
@@ -93,7 +95,7 @@ MAKERS: dict[str, Callable[[], Game]] = {
     "birmingham/start": lambda: Game.new(ruleset("birmingham"), 2, seed=1),
     "birmingham/midgame": lambda: played("birmingham", 3, 2, lambda g: len(g.moves) >= 60 and between(g)),
     "birmingham/mid-action": lambda: played("birmingham", 3, 3, mid_action),
-    "birmingham/question-in-action": lambda: played("birmingham", 3, 6, question_in_action),
+    "birmingham/question-in-action": lambda: played("birmingham", 3, 18, question_in_action),
     "birmingham/shortfall": shortfall_question,
     "birmingham/round-end-question": lambda: played("birmingham", 3, 5, round_end_question),
     "birmingham/over": lambda: played("birmingham", 2, 7, lambda g: g.is_over),

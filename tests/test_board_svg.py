@@ -73,7 +73,7 @@ def test_the_start_of_a_4_player_game_has_every_location_slot_link_and_merchant_
 
 
 def test_players_figures_markets_and_deck_at_the_start(birmingham) -> None:
-    root = parse(draw(Game.new(birmingham, 4, seed=0)))
+    root = parse(draw(Game.new(birmingham, 4, seed=649)))
     ids = by_id(root)
     for seat in (1, 2, 3, 4):
         assert text_of(ids[f"player-{seat}-money"]) == "£17"
@@ -84,7 +84,7 @@ def test_players_figures_markets_and_deck_at_the_start(birmingham) -> None:
         assert text_of(ids[f"player-{seat}-hand"]) == "8"
         assert text_of(ids[f"player-{seat}-left-coal"]) == "Coal I: 7"
         assert ids[f"player-{seat}-left-manufacturer"].attrib["data-tiles-left"] == "11"
-    assert ids["turn-order"].attrib["data-order"] == "2 1 3 4"  # seed 0
+    assert ids["turn-order"].attrib["data-order"] == "2 1 3 4"  # seed 649
     assert text_of(ids["to-play"]) == "Player 2 to play, 1 action left"
     assert text_of(ids["era"]) == "Canal Era, round 1 of 8"
     coal = ids["market-coal"].attrib
@@ -104,7 +104,7 @@ def test_at_2_players_the_merchant_spaces_out_of_play_are_drawn_as_such(birmingh
 
 
 def test_a_built_tile_is_drawn_in_its_owners_colour_at_its_slot(birmingham) -> None:
-    game = Game.new(birmingham, 4, seed=0)
+    game = Game.new(birmingham, 4, seed=649)
     game.apply({"action": "build", "industry": "cotton", "card": "leek#2", "location": "leek", "slot": "leek/0"})
     ids = by_id(parse(draw(game)))
     tile = ids["tile-leek-0"]
@@ -149,9 +149,9 @@ def test_the_same_position_gives_the_same_bytes_and_a_seats_view_draws_the_same_
 
 
 def test_a_question_at_the_rounds_end_marks_the_player_who_must_answer(birmingham) -> None:
-    """At the end of round 2 of seed 5 (2 players), player 1 cannot pay £2 of income and must choose a
+    """At the end of round 2 of seed 45 (2 players), player 1 cannot pay £2 of income and must choose a
     tile to remove (R-SHORT-02); no turn is under way then, so the panel names who is deciding."""
-    game = Game.new(birmingham, 2, seed=5)
+    game = Game.new(birmingham, 2, seed=45)
     for _ in range(44):
         game.apply(game.legal_actions()[0])
     assert game.question is not None and game.question["rule"] == "R-SHORT-02"

@@ -98,7 +98,8 @@ def test_it_sells_its_mill_with_the_merchants_beer() -> None:
     play_action(game, HeuristicBot(5))
     assert game.state.tiles["birmingham/0"].flipped
     assert me.income_position == before + 5 + 2
-    assert not game.state.merchants[0].has_beer
+    oxford = next(m for m in game.state.merchants if (m.location, m.index) == ("oxford", 0))
+    assert not oxford.has_beer
 
 
 def test_without_a_buyer_in_reach_it_does_something_else() -> None:

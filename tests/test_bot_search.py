@@ -240,8 +240,8 @@ def test_the_search_takes_the_loan_that_pays_where_its_policies_pass(options: st
     bot = make_bot(f"search:{options}", 1)
     game = setup.start()
     played = play_the_turn(bot, game)
-    assert played[:2] == [{"action": "loan"}, {"card": "birmingham#2"}]
-    assert played[2:] == [{"action": "build"}, {"card": "dudley#2"}, {"industry": "iron"},
+    assert played[:2] == [{"action": "loan"}, {"card": "birmingham#3"}]
+    assert played[2:] == [{"action": "build"}, {"card": "dudley#1"}, {"industry": "iron"},
                           {"location": "dudley"}, {"slot": "dudley/1"}]
     assert [row["vp"] for row in game.standings()] == [7, 0]
     for policy in (GreedyBot(1), HeuristicBot(1)):
@@ -303,9 +303,9 @@ def test_in_the_middle_of_an_action_it_did_not_plan_the_bot_continues_it() -> No
         game.apply(decision)
 
 
-@pytest.mark.parametrize(("seed", "stop", "mid_action"), [(1, 58, False), (1, 103, True)])
+@pytest.mark.parametrize(("seed", "stop", "mid_action"), [(1, 90, False), (1, 117, True)])
 def test_a_question_to_the_bot_is_answered(seed: int, stop: int, mid_action: bool) -> None:
-    """A shortfall question between actions (seat 1), and a develop question in an action (seat 2)."""
+    """A shortfall question between actions (R-SHORT-02), and a merchant's question in an action (R-MERCH-01)."""
     game = greedy_until(Game.new(load_ruleset("birmingham"), 2, seed=seed), seed, stop)
     assert game.question is not None and (game.pending is not None) == mid_action
     seat = game.deciding_seat

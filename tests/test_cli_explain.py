@@ -41,7 +41,7 @@ def test_a_legal_action_shows_what_it_would_do(position: Path, capsys: pytest.Ca
     """R-LOAN-01 from level 0 (space 10): £17 + £30, down 3 levels to space 7; the position is not changed."""
     assert main(["explain", str(position), '{"action": "loan", "card": "dudley"}']) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == 'player 1: {"action": "loan", "card": "dudley#2"}'
+    assert out.splitlines()[0] == 'player 1: {"action": "loan", "card": "dudley#1"}'
     assert "  player 1: money £17 → £47, income space 10 → 7" in out
 
 

@@ -19,6 +19,7 @@ from interpreter.tools.play.session import TerminalGame
 from interpreter.tools.play.terminal import run_play
 
 Script = Callable[[TerminalGame], str | None]
+SEED = 163  # two players: P2 (greedy) acts first, and P1 holds Nuneaton, its first card on offer
 
 
 def console() -> tuple[Console, io.StringIO]:
@@ -58,7 +59,7 @@ def test_a_whole_game_against_a_bot_from_scripted_input_fits_80_columns() -> Non
         asked_with.append(len(terminal.offered(game.legal_actions())))
         return "p" if game.pending is None and game.question is None else "1"
 
-    terminal, out, status = play(Game.new(load_ruleset("birmingham"), 2, seed=1), ["human", "greedy"], always_pass)
+    terminal, out, status = play(Game.new(load_ruleset("birmingham"), 2, seed=SEED), ["human", "greedy"], always_pass)
     assert status == 0 and terminal.game.is_over
     assert "Final standings" in out
     assert max(len(line) for line in out.splitlines()) <= 80
@@ -74,7 +75,7 @@ def test_a_whole_game_against_a_bot_from_scripted_input_fits_80_columns() -> Non
 def test_a_forced_decision_reads_no_line() -> None:
     """Seed 1, P1's first action: Build (b), card Nuneaton (1), Coal Mine (2); Nuneaton has one
     location and one free Coal Mine slot, so the Build ends after 3 lines for 5 decisions."""
-    game = Game.new(load_ruleset("birmingham"), 2, seed=1)
+    game = Game.new(load_ruleset("birmingham"), 2, seed=SEED)
     terminal, out, _ = play(game, ["human", "greedy"], lines_of("b", "1", "2"))
     assert terminal.prompts == 4  # the three lines, then the end of the input at the next action
     p1_moves = terminal.game.moves[5:10]  # after P2's first Build
@@ -97,7 +98,7 @@ def test_backing_out_of_a_half_made_build_restores_the_exact_game() -> None:
             seen["pending"] = terminal.game.pending
         return line
 
-    terminal, out, _ = play(Game.new(load_ruleset("birmingham"), 2, seed=1), ["human", "greedy"], back_out)
+    terminal, out, _ = play(Game.new(load_ruleset("birmingham"), 2, seed=SEED), ["human", "greedy"], back_out)
     assert "Build: industry (type a number, x backs out)" in out
     assert "backed out of Build: nothing was changed" in out
     assert seen["after"] == seen["start"] and seen["seat"] == 1 and seen["pending"] is None
@@ -105,7 +106,7 @@ def test_backing_out_of_a_half_made_build_restores_the_exact_game() -> None:
 
 
 def test_x_between_actions_is_refused_and_right_after_the_action_key_backs_out() -> None:
-    terminal, out, _ = play(Game.new(load_ruleset("birmingham"), 2, seed=1), ["human", "greedy"],
+    terminal, out, _ = play(Game.new(load_ruleset("birmingham"), 2, seed=SEED), ["human", "greedy"],
                             lines_of("x", "b", "x"))
     assert "refused: 'x' is not a key of the menu (h for help)" in out
     assert "backed out of Build: nothing was changed" in out
@@ -135,7 +136,7 @@ def test_the_shortfall_question_names_each_tile_with_its_level_and_vp() -> None:
 
 
 def test_an_impossible_action_is_dimmed_and_explains_itself_with_its_rule() -> None:
-    _, out, _ = play(Game.new(load_ruleset("birmingham"), 2, seed=1), ["human", "greedy"],
+    _, out, _ = play(Game.new(load_ruleset("birmingham"), 2, seed=SEED), ["human", "greedy"],
                      lines_of("?e", "e", "?"))
     assert "Actions: [b]uild [n]etwork [d]evelop sell?e [l]oan s[c]out [p]ass" in out
     after = out[out.index("(h: help)"):]
@@ -149,7 +150,7 @@ def test_an_impossible_action_is_dimmed_and_explains_itself_with_its_rule() -> N
 def test_the_menu_is_styled_dim_for_what_is_impossible() -> None:
     from interpreter.tools.play.keys import menu
 
-    game = Game.new(load_ruleset("birmingham"), 2, seed=1)
+    game = Game.new(load_ruleset("birmingham"), 2, seed=SEED)
     text = menu(action_keys(game.ruleset), game.legal_actions())
     dimmed = [text.plain[span.start:span.end] for span in text.spans if "dim" in str(span.style)]
     assert "sell?e" in dimmed and not any("build" in d for d in dimmed)
@@ -160,7 +161,7 @@ def test_run_play_still_loads_saves_and_takes_seats(tmp_path: Any) -> None:
     terminal_console, out = console()
     ruleset = load_ruleset("birmingham")
     feed = iter(["b", "1", "s", "q"])
-    assert run_play(ruleset, 2, 1, "human,greedy", None, str(save), terminal_console, lambda: next(feed, None)) == 0
+    assert run_play(ruleset, 2, SEED, "human,greedy", None, str(save), terminal_console, lambda: next(feed, None)) == 0
     assert f"saved to {save}" in out.getvalue()
     again_console, again = console()
     feed = iter(["x", "q"])
@@ -182,7 +183,7 @@ def test_in_a_terminal_the_players_have_their_colours_and_the_lines_still_fit() 
     out = io.StringIO()
     colour_console = Console(file=out, width=80, force_terminal=True, color_system="standard")
     feed = iter(["b", "1", "q"])
-    TerminalGame(Game.new(load_ruleset("birmingham"), 2, seed=1), ["human", "greedy"], colour_console,
+    TerminalGame(Game.new(load_ruleset("birmingham"), 2, seed=SEED), ["human", "greedy"], colour_console,
                  lambda: next(feed, None)).run()
     text = out.getvalue()
     assert "\x1b[1;35mP1\x1b[0m" in text and "\x1b[1;31mP2\x1b[0m" in text  # magenta, red
@@ -192,10 +193,10 @@ def test_in_a_terminal_the_players_have_their_colours_and_the_lines_still_fit() 
 
 
 def test_the_summary_marks_what_changed_since_the_person_last_looked() -> None:
-    """Seed 1: P1 builds a Coal Mine I (£5) from £17; P2 spends £10 in round 2 from £12."""
-    _, out, _ = play(Game.new(load_ruleset("birmingham"), 2, seed=1), ["human", "greedy"], lines_of("b", "1", "2"))
+    """Seed 163: P1 builds a Coal Mine I (£5) from £17; P2 spends £10 in round 2 from £12."""
+    _, out, _ = play(Game.new(load_ruleset("birmingham"), 2, seed=SEED), ["human", "greedy"], lines_of("b", "1", "2"))
     second = out[out.index("round 2 of 10"):].splitlines()
-    assert second[2].split() == ["P2", "greedy", "£2", "-10", "+0", "0", "8", "£10", "1", "13"]
+    assert second[2].split() == ["P2", "greedy", "£2", "-10", "+0", "0", "8", "£10", "2", "13"]
     assert second[3].split() == [">P1", "human", "£12", "-5", "+0", "0", "8", "£0", "1", "14"]
 
 
@@ -223,5 +224,5 @@ def test_a_variants_new_action_gets_a_key_of_its_own(tmp_path: Any) -> None:
     ruleset = load_ruleset(str(folder))
     keys = {k.action: k.key for k in action_keys(ruleset)}
     assert keys["sabbatical"] == "a"  # s saves: the next letter of its name
-    _, out, _ = play(Game.new(ruleset, 2, seed=1), ["human", "greedy"], lines_of("a", "1"))
+    _, out, _ = play(Game.new(ruleset, 2, seed=SEED), ["human", "greedy"], lines_of("a", "1"))
     assert "s[a]bbatical" in out and "P1: Sabbatical" in out and "P1: card Nuneaton" in out

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "scenarios"
 LOCAL = "http://127.0.0.1:8765"
 JSON = {"Content-Type": "application/json"}
-TWO = {"players": 2, "seed": 1, "seats": ["human", "greedy"]}
+TWO = {"players": 2, "seed": 3, "seats": ["human", "greedy"]}  # the greedy seat 2 acts first, and builds
 VARIANT = "name: {name}\ntitle: {title}\nversion: '1'\nextends: birmingham\n"
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from interpreter.engine.rng import Rng
+from interpreter.engine.rng import Rng, stream
 from interpreter.engine.state import Card, GameState, MerchantSpace, Player
 from interpreter.ruleset.model import Ruleset
 
@@ -46,14 +46,13 @@ def new_state(ruleset: Ruleset, players: int, seed: int, cards: dict[str, Card])
     """The state after setup: markets, merchants, deck, hands, the first era's cards set aside, turn order."""
     if players not in ruleset.players:
         raise ValueError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, not {players}")
-    rng = Rng(seed)
     setup = ruleset.setup
     people = [Player(seat, setup.money, ruleset.income.start_position, setup.vp, setup.links_per_player)
               for seat in range(1, players + 1)]
     deck = [c for c in cards.values() if not c.wild]
-    rng.shuffle(deck)  # R-SETUP-03
+    stream(seed, "deck").shuffle(deck)  # R-SETUP-03, from the ruleset's order of the cards
     wild_piles = {w.id: [c for c in cards.values() if c.face == w.id] for w in ruleset.wild_cards.values()}
-    merchants = _merchants(ruleset, players, rng)
+    merchants = _merchants(ruleset, players, stream(seed, "merchants"))
     for player in people:  # R-SETUP-10
         player.hand = [deck.pop() for _ in range(min(setup.hand_size, len(deck)))]
         player.discard = [deck.pop() for _ in range(min(setup.face_down_discards, len(deck)))]
@@ -61,13 +60,13 @@ def new_state(ruleset: Ruleset, players: int, seed: int, cards: dict[str, Card])
     aside = [deck.pop() for _ in range(min(era.set_aside.get(players, 0), len(deck)))]  # unseen, out of the era
     order = [p.seat for p in people]
     if setup.turn_order == "random":  # R-SETUP-11
-        rng.shuffle(order)
+        stream(seed, "turn order").shuffle(order)
     markets = {m.id: m.start_cubes for m in ruleset.markets.values()}  # R-SETUP-06
     stacks = {s.id: s.pile(players) for s in ruleset.stacks.values()}  # shuffled face down
-    for pile in stacks.values():
-        rng.shuffle(pile)
+    for stack_id, pile in stacks.items():
+        stream(seed, f"stack {stack_id}").shuffle(pile)
     state = GameState(people, {}, {}, markets, merchants, deck, wild_piles, turn_order=order,
-                      actions_left=era.first_round_actions, rng_state=rng.state,
+                      actions_left=era.first_round_actions, rng_state=stream(seed, "play").state,
                       tracks={t.id: t.start for t in ruleset.tracks.values()},
                       stacks=stacks, drawn={sid: [] for sid in stacks}, aside=aside)
     state.log.append({"event": "setup", "players": players, "seed": seed, "turn_order": order,

@@ -22,7 +22,7 @@ from typing import Any
 from brass_dsl import Env
 from interpreter.engine.named_sources import NamedSources
 from interpreter.engine.network import LinkNetwork
-from interpreter.engine.rng import Rng
+from interpreter.engine.rng import Rng, stream
 from interpreter.engine.setup import deal_merchant_tiles
 from interpreter.engine.sourcing import Sourcing
 from interpreter.engine.state import Card, GameState, MerchantSpace, PlacedTile, Player, copy_state
@@ -310,21 +310,26 @@ class Table:
         self.note("drawn", stack=stack_id, value=value, left=len(pile))
         return value
 
+    def chance(self, purpose: str) -> Rng:
+        """The generator of the game's next shuffle, for `purpose`. The game's chance state moves on
+        by one step per shuffle, whatever its size, and every shuffle starts from its items in a
+        fixed order: a variant whose play differs still shuffles the same cards the same way
+        (the same Rail Era deck from the same discards), which keeps a comparison's games alike."""
+        rng = stream(self.state.rng_state, purpose)
+        self.state.rng_state = Rng(self.state.rng_state).next_u64()
+        return rng
+
     def reshuffle(self, stack_id: str) -> None:
         """The tiles drawn from a stack go back into it, and it is shuffled with the game's generator."""
-        pile = self.state.stacks[stack_id] = self.state.stacks[stack_id] + self.state.drawn[stack_id]
+        pile = self.state.stacks[stack_id] = sorted(self.state.stacks[stack_id] + self.state.drawn[stack_id])
         self.state.drawn[stack_id] = []
-        rng = Rng(self.state.rng_state)
-        rng.shuffle(pile)
-        self.state.rng_state = rng.state
+        self.chance(f"stack {stack_id}").shuffle(pile)
         self.note("reshuffled", stack=stack_id, tiles=len(pile))
 
     def deal_merchants(self) -> None:
         """The merchant tiles of this player count are gathered, shuffled with the game's own
         generator and dealt onto the spaces in use, as at setup; the barrels go with the new tiles."""
-        rng = Rng(self.state.rng_state)
-        dealt = deal_merchant_tiles(self.ruleset, len(self.state.players), rng)
-        self.state.rng_state = rng.state
+        dealt = deal_merchant_tiles(self.ruleset, len(self.state.players), self.chance("merchants"))
         for space, new in zip(self.state.merchants, dealt, strict=True):  # the same space objects: a
             space.tile, space.buys, space.has_beer = new.tile, new.buys, new.has_beer  # held one stays valid
         self.note("merchants dealt", merchants={m.id: m.tile for m in self.state.merchants})
@@ -385,9 +390,9 @@ class Table:
         for player in self.state.players:
             player.discard = []
         self.state.aside = []
-        rng = Rng(self.state.rng_state)
-        rng.shuffle(deck)
-        self.state.rng_state = rng.state
+        position = {card_id: index for index, card_id in enumerate(self.cards)}
+        deck.sort(key=lambda card: position[card.id])  # the same cards, the same deck, however they were played
+        self.chance("draw deck").shuffle(deck)
         self.state.deck = deck
         self.note("new draw deck", cards=len(deck))
 
