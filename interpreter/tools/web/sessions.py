@@ -42,6 +42,11 @@ def illegal(error: IllegalAction, ruleset: Ruleset) -> WebError:
     return WebError(422, str(error).splitlines()[0], list(error.failures), ruleset)
 
 
+def action_bot_seed(game: Game, seat: int) -> int:
+    """The seed of a room's bot for the action it begins now (`PlaySession.fresh_bots`)."""
+    return bot_seed(bot_seed(game.seed, seat), len(game.moves))
+
+
 @dataclass
 class BotRun:
     """What one run of the bots did: the decisions and whole actions taken, and whether it stopped
@@ -67,6 +72,11 @@ class PlaySession:
     bots: dict[int, Bot] = field(default_factory=dict)
     action_start: Game | None = None
     board: tuple[str, str] | None = None  # the state's hash and the picture drawn of it (web_view)
+    # A room's bots (web/rooms.py): a new bot for each action, seeded by the game's seed, the seat
+    # and the number of moves so far, and stopped by the clock only between actions. So a bot's
+    # play depends on the game alone, never on a bot object kept in memory: a room reloaded from
+    # its database (a restart) goes on exactly as it would have.
+    fresh_bots: bool = False
     # Held by every request that reads or changes the game while its work runs in a thread: one
     # request at a time, so none sees a half-changed game (asyncio's: waiting never blocks the loop).
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
@@ -125,13 +135,17 @@ class PlaySession:
         same however many requests it takes (a search bot's one decision may still take seconds)."""
         run = BotRun()
         while not self.game.is_over and not self.human_to_decide and run.decisions < MAX_BOT_DECISIONS:
+            between = self.game.pending is None and self.game.question is None
             if max_actions is not None and run.actions >= max_actions:
                 break
-            if deadline is not None and run.decisions and time.monotonic() >= deadline:
+            if (deadline is not None and run.decisions and time.monotonic() >= deadline
+                    and (between or not self.fresh_bots)):
                 run.out_of_time = True
                 break
-            bot = self.bots[self.deciding_seat]
-            self.game.apply(decide(bot, self.game))
+            seat = self.deciding_seat
+            if self.fresh_bots and between:
+                self.bots[seat] = make_bot(self.seats[seat - 1], action_bot_seed(self.game, seat))
+            self.game.apply(decide(self.bots[seat], self.game))
             run.decisions += 1
             if self.game.pending is None and self.game.question is None:
                 run.actions += 1
