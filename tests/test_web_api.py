@@ -301,16 +301,18 @@ def test_options_list_rulesets_seats_and_files(client: TestClient) -> None:
     assert json.loads(json.dumps(options)) == options
 
 
-def test_serve_on_a_port_in_use_says_so(run: Any) -> None:
+def test_serve_on_a_port_in_use_says_so(run: Any, tmp_path: Path) -> None:
     import socket
 
+    db = tmp_path / "rooms.sqlite3"
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        status, out, err = run("serve", "--port", str(port), "--traces", "--scenarios")
+        status, out, err = run("serve", "--port", str(port), "--traces", "--scenarios", "--db", str(db))
     assert status == 1
-    assert out == f"brass serve: http://127.0.0.1:{port}/ (Ctrl-C stops); traces from nowhere; scenarios from nowhere\n"
+    assert out == (f"brass serve: http://127.0.0.1:{port}/ (Ctrl-C stops); traces from nowhere; scenarios from "
+                   f"nowhere; rooms kept in {db.resolve()}\n")
     assert err.endswith(f"error: the server could not start on 127.0.0.1:{port} (is the port in use?)\n")
 
 
