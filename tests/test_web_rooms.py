@@ -145,7 +145,8 @@ def engine_first_legal(seed: int, moves: int | None = None) -> Game:
 
 # == a whole game, and a restart in the middle ========================================================
 
-def test_two_people_play_a_room_to_the_end_and_a_restart_resumes_it(server: Server) -> None:
+def test_two_people_play_a_room_to_the_end_and_a_restart_resumes_it(server: Server, run: Any,
+                                                                     tmp_path: Path) -> None:
     room = create(server)
     assert room["players"] == 2 and [link["seats"] for link in room["links"]] == [[1], [2]]
     assert "seed" not in room  # the seed would tell every hand
@@ -169,6 +170,9 @@ def test_two_people_play_a_room_to_the_end_and_a_restart_resumes_it(server: Serv
     assert [(s["seat"], s["vp"]) for s in final["standings"]] == [(s["seat"], s["vp"]) for s in played.standings()]
     save = server.ok("GET", f"/api/rooms/{room['room']}/save", token=tokens_by_seat(room)[1])  # over: any link
     assert save == played.to_json() + "\n"  # byte for byte: the same seed and moves, the same game
+    (tmp_path / "room.json").write_text(save, encoding="utf-8")
+    status, out, err = run("replay", str(tmp_path / "room.json"))  # a save `brass replay` reads
+    assert (status, err) == (0, "") and "Final standings" in out
 
 
 def test_backing_out_after_a_restart_gives_the_action_start_again(server: Server) -> None:

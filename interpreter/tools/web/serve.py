@@ -87,8 +87,9 @@ def run_serve(args: argparse.Namespace) -> int:
           flush=True)
     if not loopback(args.host):
         print(f"brass serve: warning: listening on {args.host}, not only on this machine: anyone on the network "
-              "who can reach it can play and read every game on this server (it has no accounts); "
-              "stop it when the playtest is over", file=sys.stderr, flush=True)
+              "who can reach it can play and read every game on this server that is not in a room, and any room "
+              "whose link they have (there is no TLS: a link can be read on the way); stop it when the playtest "
+              "is over", file=sys.stderr, flush=True)
     try:
         app = create_app(folders, allowed, BOT_SECONDS if args.bot_seconds is None else args.bot_seconds,
                          db=args.db, max_rooms_per_client=args.max_rooms_per_client)
