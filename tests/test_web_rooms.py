@@ -373,3 +373,58 @@ def test_the_database_is_in_wal_mode(server: Server) -> None:
     with sqlite3.connect(server.db) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("SELECT COUNT(*) FROM tokens").fetchone()[0] == 4  # two seats, spectator, host
+
+
+# == load: 100 rooms with bots at once ================================================================
+
+LOAD_SECONDS = 15
+
+
+@pytest.mark.slow
+def test_a_hundred_rooms_of_bots_under_load_give_no_server_error(tmp_path: Path) -> None:
+    """100 rooms of two bots (more than the 64 kept in memory, so rooms are dropped from memory and
+    read back while in use), 8 clients asking them to go on and looking at them for 15 s: no 5xx,
+    no move a client was told of is lost, and every stored game replays from its seed to its state."""
+    import random
+    import resource
+
+    server = Server(tmp_path / "rooms.sqlite3", max_rooms_per_client=100, bot_seconds=0.2)
+    try:
+        rooms = [create(server, players=2, seed=n, seats=["greedy", "random"]) for n in range(100)]
+        seen: dict[str, int] = {room["room"]: 0 for room in rooms}
+        statuses: dict[int, int] = {}
+        lock = threading.Lock()
+        end = time.monotonic() + LOAD_SECONDS
+
+        def client(number: int) -> None:
+            pick = random.Random(number)
+            while time.monotonic() < end:
+                room = pick.choice(rooms)
+                path, token = f"/api/rooms/{room['room']}", room["spectator"]["token"]
+                if pick.random() < 0.7:
+                    status, answer = server.call("POST", f"{path}/advance", {"actions": 3}, token=token)
+                else:
+                    status, answer = server.call("GET", path, token=token)
+                with lock:
+                    statuses[status] = statuses.get(status, 0) + 1
+                    if status == 200:
+                        seen[room["room"]] = max(seen[room["room"]], answer["moves"])
+
+        clients = [threading.Thread(target=client, args=(n,)) for n in range(8)]
+        for thread in clients:
+            thread.start()
+        for thread in clients:
+            thread.join(LOAD_SECONDS + 120)
+        memory = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        print(f"\n{sum(statuses.values())} requests in {LOAD_SECONDS} s: {statuses}; {sum(seen.values())} moves; "
+              f"peak memory of the test process (server and clients) {memory} MB")
+        assert set(statuses) == {200} and sum(statuses.values()) > 100
+        ruleset = load_ruleset("birmingham")
+        for room in rooms:
+            save = server.ok("GET", f"/api/rooms/{room['room']}/save", token=room["host"]["token"])
+            data = json.loads(save)
+            assert len(data["moves"]) >= seen[room["room"]]  # nothing a client was told of is lost
+            del data["check"]  # without its check a save is replayed move by move and its state compared
+            assert Game.from_json(ruleset, json.dumps(data)).to_json() == save.rstrip("\n")
+    finally:
+        server.stop()

@@ -16,7 +16,8 @@ one request stop after `bot_seconds` of wall clock (between two decisions); the 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -264,7 +265,14 @@ def create_app(folders: Folders, allowed_hosts: Sequence[str] = (), bot_seconds:
         Route("/api/rooms/{room}/save", rooms.save),
     ]
     handlers = {WebError: web_error, HTTPException: http_error, BrassError: brass_error}
-    server = Starlette(routes=routes, exception_handlers=handlers,
+
+    @asynccontextmanager
+    async def lifespan(server: Starlette) -> AsyncIterator[None]:
+        yield
+        rooms.keeper.store.close()  # every change is already written: each request wrote its own
+
+    server = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan,
                        middleware=[Middleware(Guard, allowed_hosts=allowed_hosts)])
     server.state.brass = app
+    server.state.rooms = rooms
     return server
