@@ -217,6 +217,21 @@ def test_a_move_with_another_seats_token_or_none_is_refused_and_changes_nothing(
     server.ok("POST", f"{path}/decide", decision, token=tokens[1])  # the right token is served
 
 
+def test_a_token_opens_its_own_room_only_and_another_sites_page_can_make_none(server: Server) -> None:
+    first, second = create(server), create(server)
+    status, answer = server.call("GET", f"/api/rooms/{second['room']}", token=first["host"]["token"])
+    assert status == 403 and f"not one of room {second['room']}'s links" in answer["error"]
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    for headers in ({"Content-Type": "application/json", "Origin": "http://evil.example"},
+                    {"Content-Type": "text/plain"}):  # a cross-site fetch; a cross-site form post
+        connection.request("POST", "/api/rooms", json.dumps(PEOPLE).encode(), headers)
+        response = connection.getresponse()
+        assert response.status in (403, 415) and "error" in json.loads(response.read())
+    connection.close()
+    with sqlite3.connect(server.db) as db:
+        assert db.execute("SELECT COUNT(*) FROM rooms").fetchone()[0] == 2
+
+
 def hands(server: Server, room: dict[str, Any]) -> dict[int, list[str]]:
     """Every seat's hand as the host's save has it (the host may download it at any time)."""
     save = json.loads(server.ok("GET", f"/api/rooms/{room['room']}/save", token=room["host"]["token"]))
@@ -268,23 +283,25 @@ def test_a_hotseat_link_shows_a_hand_only_to_the_seat_to_decide_once_it_says_so(
 
 def test_bots_play_between_the_people_and_the_same_after_a_restart(server: Server) -> None:
     """Two rooms of the same seed, a person and two greedy bots: one is restarted twice on the way
-    (and its room dropped from memory), the other not; both end in the very same game."""
+    (and its room dropped from memory), the other not; after the person's first 40 decisions (and
+    the bots' moves up to the person's next one) both are the very same game."""
     games = []
-    for restarts in ((), (5, 11)):
+    for restarts in ([], [5, 11]):
         room = create(server, players=3, seed=11, seats=["greedy", "human", "greedy"])
         path, token = f"/api/rooms/{room['room']}", room["links"][0]["token"]
         seen = server.ok("POST", f"{path}/advance", {"actions": 1000}, token=token)
         assert seen["deciding"] == 2
         turns = 0
-        while not seen["over"]:
-            if turns in restarts:
+        while not seen["over"] and (turns < 40 or not seen["human_to_decide"]):
+            if restarts and turns == restarts[0]:
                 server.restart()
+                restarts.pop(0)
             if seen["human_to_decide"]:
                 seen = server.ok("POST", f"{path}/decide", {"decision": seen["decisions"][0]["decision"]}, token=token)
                 turns += 1
             else:  # the bots ran out of time (--bot-seconds): the page asks them to go on
                 seen = server.ok("POST", f"{path}/advance", {"actions": 1000}, token=token)
-        games.append(json.loads(server.ok("GET", f"{path}/save", token=token)))
+        games.append(json.loads(server.ok("GET", f"{path}/save", token=room["host"]["token"])))
         assert len(games[-1]["moves"]) > 2 * turns  # the bots made most of them
     assert games[0]["moves"] == games[1]["moves"] and games[0]["state"] == games[1]["state"]
 
