@@ -87,12 +87,13 @@ class RoomApi:
         return session.run_bots(max_actions, deadline=time.monotonic() + self.bot_seconds)
 
     def _after(self, room: Room, change: Callable[[], BotRun]) -> BotRun:
-        """Make a change, then write the room (also if the bots failed after a person's move was taken)."""
-        moves = (len(room.game.moves), room.game.state_hash())
+        """Make a change, then write the room (also if the bots failed after a person's move was
+        taken). Every change of a game is a move taken or, backing out, moves taken back."""
+        moves = len(room.game.moves)
         try:
             return change()
         finally:
-            if (len(room.game.moves), room.game.state_hash()) != moves:
+            if len(room.game.moves) != moves:
                 self.keeper.changed(room)
 
     # -- reading ------------------------------------------------------------------------------------
@@ -160,12 +161,12 @@ class RoomApi:
         """The bots' turn, for up to `actions` actions or what `--bot-seconds` allow: any link may ask
         (the pages ask while a bot is to decide), since the bots' choices do not depend on who asks."""
         actions = int_field(await read_json(request), "actions", 1000, 1, 1000)
-        asked = request.headers.get(SEAT_HEADER)
+        asked, base = request.headers.get(SEAT_HEADER), _base(request)
 
         def work(room: Room, link: TokenRow) -> dict[str, Any]:
             seat = viewing_seat(room, link, asked)
             run = self._after(room, lambda: self._bots(room.session, actions))
-            return room_json(room, link, seat, run)
+            return room_json(room, link, seat, run, base)
         return JSONResponse(await self._in_room(request, work))
 
     async def explain(self, request: Request) -> Response:

@@ -215,7 +215,7 @@ def moving_seat(room: Room, link: TokenRow, seat: int | None) -> int:
     if deciding not in link.seats:
         whose = f"player {deciding}'s" if room.session.human_to_decide else f"player {deciding}'s (a bot's)"
         raise WebError(403, f"it is {whose} decision; this link plays seat(s) {', '.join(map(str, link.seats))}")
-    if room.hotseat and len(link.seats) > 1 and seat != deciding:
+    if len(link.seats) > 1 and seat != deciding:  # a hotseat screen: the seat to decide says it is there
         raise WebError(403, f"player {deciding} is to decide: say 'I am seat {deciding}' first (X-Brass-Seat: "
                             f"{deciding}), so that no one else's hand shows on the screen")
     return deciding
