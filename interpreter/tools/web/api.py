@@ -138,6 +138,15 @@ class WebApp:
             return _play(key, session)
         return JSONResponse(await self._locked(session, work))
 
+    async def take_back(self, request: Request) -> Response:
+        key = request.path_params["key"]
+        session = self.games.get(key, "game")
+
+        def work() -> dict[str, Any]:
+            session.take_back()
+            return _play(key, session)
+        return JSONResponse(await self._locked(session, work))
+
     async def advance(self, request: Request) -> Response:
         """Let the bots take up to `actions` actions, or what `bot_seconds` allows: the page calls it
         again and again (to watch a game of bots, or until a person is to decide)."""
@@ -211,6 +220,8 @@ def _ruleset_json(name: str) -> dict[str, Any]:
 async def web_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, WebError)
     body: dict[str, Any] = {"error": error.message}
+    if error.move:
+        body["move"] = error.move
     if error.failures:
         body["failures"] = (failures_json(error.ruleset, error.failures) if error.ruleset else
                             [f.to_dict() for f in error.failures])
@@ -249,6 +260,7 @@ def create_app(folders: Folders, allowed_hosts: Sequence[str] = (), bot_seconds:
         Route("/api/games/{key}", app.game),
         Route("/api/games/{key}/decide", app.decide, methods=["POST"]),
         Route("/api/games/{key}/back-out", app.back_out, methods=["POST"]),
+        Route("/api/games/{key}/take-back", app.take_back, methods=["POST"]),
         Route("/api/games/{key}/advance", app.advance, methods=["POST"]),
         Route("/api/games/{key}/explain", app.explain, methods=["POST"]),
         Route("/api/games/{key}/save", app.save),
@@ -260,6 +272,7 @@ def create_app(folders: Folders, allowed_hosts: Sequence[str] = (), bot_seconds:
         Route("/api/rooms/{room}", rooms.delete, methods=["DELETE"]),
         Route("/api/rooms/{room}/decide", rooms.decide, methods=["POST"]),
         Route("/api/rooms/{room}/back-out", rooms.back_out, methods=["POST"]),
+        Route("/api/rooms/{room}/take-back", rooms.take_back, methods=["POST"]),
         Route("/api/rooms/{room}/advance", rooms.advance, methods=["POST"]),
         Route("/api/rooms/{room}/explain", rooms.explain, methods=["POST"]),
         Route("/api/rooms/{room}/save", rooms.save),

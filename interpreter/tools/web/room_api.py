@@ -41,7 +41,8 @@ from interpreter.tools.web.rooms import (
 from interpreter.tools.web.sessions import BotRun, PlaySession, WebError
 from interpreter.tools.web.sources import Folders, int_field
 from interpreter.tools.web.store import TokenRow
-from interpreter.tools.web.view import LOG_LINES, failures_json, hand_json, log_json, mat_json, play_json
+from interpreter.tools.web.table import unseen_cards
+from interpreter.tools.web.view import failures_json, hand_json, log_json, mat_json, play_json
 from interpreter.tools.web.work import Worker
 
 SEAT_HEADER = "x-brass-seat"
@@ -157,6 +158,21 @@ class RoomApi:
             return room_json(room, link, seat)
         return JSONResponse(await self._in_room(request, work))
 
+    async def take_back(self, request: Request) -> Response:
+        """The deciding seat's last action taken back (`PlaySession.take_back`): the room's moves
+        shrink by that action's, and the database keeps the shorter game."""
+        asked = request.headers.get(SEAT_HEADER)
+
+        def work(room: Room, link: TokenRow) -> dict[str, Any]:
+            seat = moving_seat(room, link, viewing_seat(room, link, asked))
+
+            def back() -> BotRun:
+                room.session.take_back()
+                return BotRun()
+            self._after(room, back)
+            return room_json(room, link, seat)
+        return JSONResponse(await self._in_room(request, work))
+
     async def advance(self, request: Request) -> Response:
         """The bots' turn, for up to `actions` actions or what `--bot-seconds` allow: any link may ask
         (the pages ask while a bot is to decide), since the bots' choices do not depend on who asks."""
@@ -225,11 +241,12 @@ def room_json(room: Room, link: TokenRow, seat: int | None, run: BotRun | None =
                 you=list(link.seats), hotseat=shared, confirm=confirm, viewer=shown,
                 hand=hand_json(game, shown) if shown is not None else [],
                 mat=mat_json(game, shown) if shown is not None else [],
-                log=log_json([public_entry(entry) for entry in game.log[-LOG_LINES:]]),
+                log=log_json(game, [public_entry(entry) for entry in game.log], session.notes),
+                unseen=unseen_cards(game, shown),  # the cards this link has not seen: never another's hand
                 bots=(run or BotRun()).to_dict())
     if not (shown is not None and shown == deciding and session.human_to_decide):
         view.update(prompt=_waiting(room, link, confirm), decisions=[], blocked=[], board_keys=[],
-                    can_back_out=False)
+                    can_back_out=False, can_take_back=False)
     if link.role == HOST and base:
         view.update(links_json(room, base))
     return view

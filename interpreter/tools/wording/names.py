@@ -334,3 +334,19 @@ def format_entry(entry: dict[str, Any]) -> str:
     """One log entry on one line: its event, then its details as key=value."""
     details = " ".join(f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in entry.items() if k != "event")
     return f"{entry.get('event', '?')}: {details}" if details else str(entry.get("event", "?"))
+
+
+# == the same words as plain lines, for the web page ===============================================
+
+def log_line(game: Game, entry: dict[str, Any]) -> str | None:
+    """One log entry as the terminal game words it, as a plain line (None for what it leaves out);
+    the end of an action, which the terminal shows as the mover's decisions, reads `P2: Build`."""
+    if entry.get("event") == "action" and isinstance(entry.get("player"), int):
+        return f"P{entry['player']}: {value_name(game, 'action', entry.get('action'))}"
+    text = entry_text(game, entry)
+    return text.plain.strip() if text is not None else None
+
+
+def moves_words(game: Game, moves: Sequence[dict[str, Any]]) -> str:
+    """The decisions of one action in a line: `Build, card Birmingham, industry Coal Mine, …`."""
+    return ", ".join(move_name(game, move) for move in moves) or "(no decision)"
