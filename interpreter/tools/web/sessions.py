@@ -8,6 +8,7 @@ A game is changed by one request at a time (its `lock`), in a worker thread (web
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import time
 from collections import OrderedDict
@@ -113,7 +114,7 @@ class PlaySession:
             self.game.apply(decision, seat=self.deciding_seat)
         except IllegalAction as error:
             refused = illegal(error, self.game.ruleset)
-            refused.move = decision_name(self.game, decision)
+            refused.move = _words(self.game, decision)
             raise refused from None
         except ENGINE_SLIPS as error:  # the engine should refuse with reasons; the game must be unchanged
             if self.game.to_json() != before:
@@ -191,6 +192,14 @@ class PlaySession:
             except IllegalAction as error:
                 blocked.append((action, list(error.failures)))
         return blocked
+
+
+def _words(game: Game, decision: dict[str, Any]) -> str:
+    """A decision in words; a value of no hashable kind (a list where an id goes) as its JSON."""
+    try:
+        return decision_name(game, decision)
+    except (TypeError, ValueError, KeyError):
+        return json.dumps(decision)
 
 
 def undo_problem(game: Game) -> tuple[Game, str] | str:
