@@ -37,6 +37,7 @@ async function api(method, url, body) {
     if (!response.ok) {
       const error = new Error(data.error || `${response.status}`);
       error.failures = data.failures || [];
+      error.move = data.move || "";  // a refused move in the terminal game's words
       error.status = response.status;
       throw error;
     }
@@ -190,7 +191,8 @@ async function decide(decision) {
 function showRefusal(what, error) {
   const box = $("refusal");
   box.hidden = false;
-  box.replaceChildren(el("strong", { text: `Refused: ${what}: ${error.message}` }), failureList(error.failures));
+  box.replaceChildren(el("strong", { text: `Refused: ${error.move || what}: ${error.message}` }),
+    failureList(error.failures));
 }
 
 function failureList(failures) {
