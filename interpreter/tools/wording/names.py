@@ -291,8 +291,10 @@ def _detail(game: Game, key: str, value: Any) -> str:
         return ruleset.stacks[value].name
     if key in _SEAT_KEYS and isinstance(value, int):
         return f"{key} P{value}"
-    if key == "order" and isinstance(value, list):
-        return "order " + " ".join(f"P{s}" for s in value)
+    if key in ("order", "turn_order") and isinstance(value, list):
+        return f"{key.replace('_', ' ')} " + " ".join(f"P{s}" for s in value)
+    if isinstance(value, dict) and value and all(_place(ruleset, str(k)) for k in value):  # merchant spaces …
+        return f"{key} " + ", ".join(f"{_place(ruleset, str(k))} {v}" for k, v in value.items())
     if isinstance(value, dict) and all(str(k).isdigit() for k in value):
         return f"{key} " + " ".join(f"P{k} {v}" for k, v in value.items())
     if isinstance(value, list) and value and all(isinstance(v, dict) and {"owner", "vp"} <= set(v) for v in value):
@@ -307,6 +309,12 @@ def _detail(game: Game, key: str, value: Any) -> str:
     if isinstance(value, bool):
         return key if value else f"no {key}"
     return f"{key} {value}"
+
+
+def _place(ruleset: Ruleset, place: str) -> str:
+    """`Gloucester 1` for a place `LOCATION/N` (a slot, a merchant space); "" for anything else."""
+    location, _, index = place.rpartition("/")
+    return f"{location_name(ruleset, location)} {index}" if location in ruleset.locations and index.isdigit() else ""
 
 
 def _by_owner(key: str, items: list[dict[str, Any]]) -> str:
