@@ -152,6 +152,8 @@ def value_name(game: Game, type_name: str, value: Any) -> str:
         return merchant_name(ruleset, space) if space is not None else str(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, str) and _place(ruleset, value):  # a place named by a key of no known type
+        return _place(ruleset, value)
     return str(value)
 
 
