@@ -7,6 +7,7 @@ the bot seat that is thinking. The page's side is tests/test_web_table_browser.p
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +23,7 @@ from starlette.testclient import TestClient
 from interpreter import Game, load_ruleset
 from interpreter.tools.web.api import create_app
 from interpreter.tools.web.sources import Folders
-from interpreter.tools.web.store import RoomStore
+from interpreter.tools.web.store import SCHEMA, RoomStore
 
 TRACES = (Path(__file__).resolve().parents[2] / "shared" / "real-games").resolve()
 TRACE = TRACES / "traces" / "wq9gs6-2p-full.trace.json"
@@ -216,6 +217,28 @@ def test_a_room_takes_back_and_its_stored_moves_shrink(client: TestClient, tmp_p
     assert stored + "\n" == saved(client, path, host) == before
     seen = client.get(path, headers=other).json()  # the other person's screen reads it too
     assert seen["log"][-1] == f"P{seat} took back their Build"
+    # a restarted server (a new app on the same file) still tells it
+    with TestClient(create_app(Folders.of([], []), db=tmp_path / "rooms.sqlite3"), base_url=LOCAL) as restarted:
+        again = restarted.get(path, headers=other).json()
+    assert again["log"][-1] == f"P{seat} took back their Build" and again["moves"] == seen["moves"]
+
+
+def test_a_rooms_file_of_before_the_notes_is_opened_and_given_them(tmp_path: Path) -> None:
+    """A file written by the server of schema 1 (no `notes` column) opens, its rooms with no notes."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(SCHEMA.replace(",\n    notes TEXT NOT NULL DEFAULT '[]'", ""))
+        db.execute("INSERT INTO rooms VALUES ('r', 0, 'c', 'birmingham', '[\"human\"]', 0, '{}', NULL, 3, 0, 0)")
+        db.execute("PRAGMA user_version = 1")
+    store = RoomStore(path)
+    row = store.room("r")
+    assert row is not None and (row.version, row.notes) == (3, "[]")
+    store.update("r", "{}", None, 4, False, '[{"at": 1, "text": "P1 took back their Build"}]')
+    row = store.room("r")
+    assert row is not None and row.notes == '[{"at": 1, "text": "P1 took back their Build"}]'
+    store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (2,)
 
 
 def stored_save(folder: Path, room: str) -> str:

@@ -37,6 +37,7 @@ from interpreter.tools.files.saves import parse_saved
 from interpreter.tools.web.sessions import PlaySession, WebError
 from interpreter.tools.web.sources import SEAT_KINDS, Folders, int_field, text_field
 from interpreter.tools.web.store import RoomRow, RoomStore, StoreError, TokenRow
+from interpreter.tools.web.table import TableNote
 
 ROOMS_IN_MEMORY = 64  # rooms kept loaded (a 4-player game is a few hundred kB); the others wait in the file
 SEAT, SPECTATOR, HOST = "seat", "spectator", "host"  # the roles of a link
@@ -66,7 +67,7 @@ class Room:
         start = self.session.action_start
         return RoomRow(self.id, self.client, self.ruleset, list(self.session.seats), self.hotseat,
                        self.game.to_json(), start.to_json() if start is not None else None, self.version,
-                       self.game.is_over)
+                       self.game.is_over, json.dumps([note.to_dict() for note in self.session.notes]))
 
     def links(self) -> list[TokenRow]:
         return list(self.tokens.values())
@@ -145,7 +146,18 @@ def restored(row: RoomRow, tokens: list[TokenRow]) -> Room:
     session.fresh_bots = True
     if row.action_start is not None and game.pending is not None:
         session.action_start = _stored_game(ruleset, row.action_start, row.id)
+    session.notes = _stored_notes(row)
     return Room(row.id, row.client, row.ruleset, row.hotseat, session, {t.token: t for t in tokens}, row.version)
+
+
+def _stored_notes(row: RoomRow) -> list[TableNote]:
+    """What was said to the room's table; a damaged list is none (the game itself is whole)."""
+    try:
+        data = json.loads(row.notes)
+    except ValueError:
+        return []
+    notes = [TableNote.of(item) for item in data] if isinstance(data, list) else []
+    return [note for note in notes if note is not None]
 
 
 def _stored_ruleset(row: RoomRow) -> Ruleset:
@@ -275,7 +287,7 @@ class RoomKeeper:
         room.version += 1
         row = room.row()
         try:
-            self.store.update(room.id, row.save, row.action_start, row.version, row.over)
+            self.store.update(room.id, row.save, row.action_start, row.version, row.over, row.notes)
         except StoreError as error:
             self.forget(room.id)
             raise WebError(503, f"{error} (the last change of room {room.id} is not kept: ask again)") from None

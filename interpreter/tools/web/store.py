@@ -26,7 +26,7 @@ from pathlib import Path
 
 from interpreter.ruleset.errors import BrassError
 
-SCHEMA_VERSION = 1  # PRAGMA user_version of a file this server wrote
+SCHEMA_VERSION = 2  # PRAGMA user_version of a file this server wrote (1: before the table's notes)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
     id TEXT PRIMARY KEY,
@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     action_start TEXT,
     version INTEGER NOT NULL,
     over INTEGER NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    notes TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS tokens (
     token TEXT PRIMARY KEY,
@@ -71,6 +72,7 @@ class RoomRow:
     action_start: str | None = None
     version: int = 0
     over: bool = False
+    notes: str = "[]"  # JSON: what was said to the table (actions taken back, web/table.py TableNote)
 
 
 @dataclass(frozen=True)
@@ -104,11 +106,13 @@ class RoomStore:
     def _check_and_create(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if version not in (0, SCHEMA_VERSION) or (version == 0 and tables):
+        if version not in (0, 1, SCHEMA_VERSION) or (version == 0 and tables):
             raise StoreError(f"{self.path} is not a rooms database of brass serve (schema {version}, tables "
                              f"{', '.join(sorted(tables)) or 'none'}): give another file with --db")
         self._db.execute("PRAGMA journal_mode = WAL")  # readers never wait for the writer; a crash loses no commit
         self._db.execute("PRAGMA foreign_keys = ON")
+        if version == 1:  # a file of the server before the table's notes: they start empty
+            self._db.execute("ALTER TABLE rooms ADD COLUMN notes TEXT NOT NULL DEFAULT '[]'")
         self._db.executescript(SCHEMA)
         self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -145,17 +149,18 @@ class RoomStore:
                                            (room.client,)).fetchone()
                 if open_rooms >= max_open:
                     return int(open_rooms)
-            db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (room.id, now, room.client, room.ruleset, json.dumps(room.seats), int(room.hotseat),
-                        room.save, room.action_start, room.version, int(room.over), now))
+                        room.save, room.action_start, room.version, int(room.over), now, room.notes))
             db.executemany("INSERT INTO tokens VALUES (?, ?, ?, ?)",
                            [(t.token, t.room, t.role, json.dumps(list(t.seats))) for t in tokens])
         return None
 
-    def update(self, room_id: str, save: str, action_start: str | None, version: int, over: bool) -> None:
+    def update(self, room_id: str, save: str, action_start: str | None, version: int, over: bool,
+               notes: str = "[]") -> None:
         with self._transaction("written") as db:
-            db.execute("UPDATE rooms SET save = ?, action_start = ?, version = ?, over = ?, updated = ? WHERE id = ?",
-                       (save, action_start, version, int(over), time.time(), room_id))
+            db.execute("UPDATE rooms SET save = ?, action_start = ?, version = ?, over = ?, updated = ?, notes = ? "
+                       "WHERE id = ?", (save, action_start, version, int(over), time.time(), notes, room_id))
 
     def delete(self, room_id: str) -> None:
         with self._transaction("written") as db:
@@ -166,7 +171,7 @@ class RoomStore:
 
     def room(self, room_id: str) -> RoomRow | None:
         with self._statements("read") as db:
-            row = db.execute("SELECT id, client, ruleset, seats, hotseat, save, action_start, version, over "
+            row = db.execute("SELECT id, client, ruleset, seats, hotseat, save, action_start, version, over, notes "
                              "FROM rooms WHERE id = ?", (room_id,)).fetchone()
         if row is None:
             return None
@@ -176,7 +181,8 @@ class RoomStore:
             raise StoreError(f"room {room_id} of {self.path} is damaged: its seats are not JSON") from None
         if not isinstance(seats, list) or not all(isinstance(kind, str) for kind in seats):
             raise StoreError(f"room {room_id} of {self.path} is damaged: its seats are not a list of kinds")
-        return RoomRow(row[0], row[1], row[2], seats, bool(row[4]), row[5], row[6], int(row[7]), bool(row[8]))
+        return RoomRow(row[0], row[1], row[2], seats, bool(row[4]), row[5], row[6], int(row[7]), bool(row[8]),
+                       str(row[9]))
 
     def tokens(self, room_id: str) -> list[TokenRow]:
         with self._statements("read") as db:
