@@ -204,28 +204,33 @@ def _words(game: Game, decision: dict[str, Any]) -> str:
 
 def undo_problem(game: Game) -> tuple[Game, str] | str:
     """The game before the deciding seat's last action and that action's name, or why it cannot be
-    taken back: it was not this seat's in this turn, or it showed something no one knew."""
+    taken back: it showed something no one knew, or it was not this seat's in this turn."""
     starts, replay = action_starts(game)
     if not starts:
         return "no action has been taken yet: there is nothing to take back"
-    start = starts[-1]
-    last = game.moves[start]
-    before = Game.start(game.ruleset, len(game.table.players), game.seed, game.given)
-    for move in game.moves[:start]:
-        before.apply(move)
     if replay.state_hash() != game.state_hash():  # the replay must give the very game
         return "this game cannot be replayed from its moves: its actions cannot be taken back"
-    s0, s1 = before.state, game.state
-    seen = [entry for entry in game.log[len(before.log):] if entry.get("event") in REVEALING]
-    if (len(s0.deck) != len(s1.deck) or s0.drawn != s1.drawn or seen or
-            any(len(p0.hand) < len(p1.hand) for p0, p1 in zip(s0.players, s1.players, strict=True))):
+    before = Game.start(game.ruleset, len(game.table.players), game.seed, game.given)
+    for move in game.moves[:starts[-1]]:
+        before.apply(move)
+    if _shown_since(before, game):
         return ("that action showed something no one knew (a card drawn from the deck, a face-down tile "
                 "drawn, a shuffle): it can no longer be taken back")
+    s0, s1 = before.state, game.state
     if (before.deciding_seat != game.deciding_seat or s0.era_index != s1.era_index or s0.round != s1.round
             or s0.turn_index != s1.turn_index):
         return "only an action of your own turn can be taken back, and this turn has had none of yours yet"
-    name = game.ruleset.actions[last["action"]].name if last.get("action") in game.ruleset.actions else "action"
-    return before, name
+    action = game.ruleset.actions.get(str(game.moves[starts[-1]].get("action")))
+    return before, action.name if action is not None else "action"
+
+
+def _shown_since(before: Game, game: Game) -> bool:
+    """Whether anything hidden was shown between the two positions: a card drawn (the deck
+    shorter, a hand longer), a face-down tile drawn, a new draw deck shuffled, cards set aside."""
+    s0, s1 = before.state, game.state
+    grown = any(len(p0.hand) < len(p1.hand) for p0, p1 in zip(s0.players, s1.players, strict=True))
+    seen = any(entry.get("event") in REVEALING for entry in game.log[len(before.log):])
+    return len(s0.deck) != len(s1.deck) or s0.drawn != s1.drawn or grown or seen
 
 
 # Log events that show what was hidden: a new draw deck is shuffled, cards set aside.
