@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import math
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -103,6 +104,50 @@ def test_at_2_players_the_merchant_spaces_out_of_play_are_drawn_as_such(birmingh
     assert "data-tile" not in ids["merchant-nottingham-0"].attrib
 
 
+def seat_numbers(group: ET.Element) -> list[ET.Element]:
+    """The texts of the seat-number badges inside `group`."""
+    return [t for badge in group.iter() if badge.attrib.get("class") == "seat-number" for t in badge.iter(f"{SVG}text")]
+
+
+# Machado, Oliveira and Fernandes (2009): linear-RGB matrices simulating full dichromacy.
+DICHROMACY = {
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602), (0.004733, 0.691367, 0.303900)),
+}
+
+
+def seen_as(colour: str, matrix: tuple[tuple[float, float, float], ...]) -> tuple[float, ...]:
+    """`#rrggbb` as a reader with that dichromacy sees it, in sRGB 0-255."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    def gamma(c: float) -> float:
+        c = min(1.0, max(0.0, c))
+        return 255 * (12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055)
+    rgb = [linear(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5)]
+    return tuple(gamma(sum(m * v for m, v in zip(row, rgb, strict=True))) for row in matrix)
+
+
+def closest_pair(colours: list[str], matrix: tuple[tuple[float, float, float], ...]) -> float:
+    seen = [seen_as(c, matrix) for c in colours]
+    return min(math.dist(a, b) for n, a in enumerate(seen) for b in seen[n + 1:])
+
+
+def test_the_four_seats_colours_stay_apart_for_colour_blind_readers() -> None:
+    """Issue 25: seats 1 (red) and 4 (green) looked the same under deuteranopia. Simulated, the old
+    colours' closest pair was 30 apart (of 441, sRGB distance) under deuteranopia; Okabe-Ito's are
+    at least 65 apart under each dichromacy (69.7 the closest) and at least 140 for normal vision."""
+    old = ["#d62728", "#1f77b4", "#f2c12e", "#2ca02c"]
+    assert round(closest_pair(old, DICHROMACY["deuteranopia"])) == 30
+    seats = [player_colour(seat) for seat in (1, 2, 3, 4)]
+    assert len(set(seats)) == 4
+    for name, matrix in DICHROMACY.items():
+        assert closest_pair(seats, matrix) >= 65, name
+    identity = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+    assert closest_pair(seats, identity) >= 140
+
+
 def test_a_built_tile_is_drawn_in_its_owners_colour_at_its_slot(birmingham) -> None:
     game = Game.new(birmingham, 4, seed=649)
     game.apply({"action": "build", "industry": "cotton", "card": "leek#2", "location": "leek", "slot": "leek/0"})
@@ -111,8 +156,9 @@ def test_a_built_tile_is_drawn_in_its_owners_colour_at_its_slot(birmingham) -> N
     assert tile.attrib == {"id": "tile-leek-0", "class": "tile", "data-owner": "2", "data-industry": "cotton",
                            "data-level": "1", "data-flipped": "false", "data-cubes": "0"}
     body = tile.find(f"{SVG}rect")
-    assert body is not None and body.attrib["fill"] == player_colour(2) == "#1f77b4"
+    assert body is not None and body.attrib["fill"] == player_colour(2) == "#56b4e9"  # Okabe-Ito's sky blue
     assert "I" in [text_of(t) for t in tile.iter(f"{SVG}text")]
+    assert [text_of(e) for e in tile.iter(f"{SVG}text") if e in seat_numbers(tile)] == ["2"]
     assert tile in list(ids["slot-leek-0"])  # inside its slot
     assert "tile-leek-1" not in ids
     assert text_of(ids["player-2-money"]) == "£5"  # £17 - £12 for Cotton Mill I
@@ -138,6 +184,8 @@ def test_a_built_link_a_producers_cubes_and_a_flipped_tile(birmingham) -> None:
     link = ids["link-L04"]
     assert (link.attrib["data-owner"], link.attrib["data-built"]) == ("2", "canal")
     assert player_colour(2) in [line.attrib["stroke"] for line in link.iter(f"{SVG}line")]
+    assert [text_of(e) for e in seat_numbers(link)] == ["2"]  # the owner's number on the line
+    assert [text_of(e) for e in seat_numbers(ids["tile-dudley-0"])] == ["1"]
     assert text_of(ids["player-1-money"]) == "£50"
 
 

@@ -83,7 +83,7 @@ def test_a_new_game_lists_the_engines_decisions_after_the_bots_first_moves(clien
     assert view["prompt"] == "player 1: choose an action"
     assert view["human_to_decide"] is True and view["viewer"] == 1 and view["deciding"] == 1
     assert [card["id"] for card in view["hand"]] == [c.id for c in game.table.player(1).hand]
-    assert view["players"][0] == {"seat": 1, "colour": "#d62728", "who": "human", "money": 17, "income_position": 10,
+    assert view["players"][0] == {"seat": 1, "colour": "#d55e00", "who": "human", "money": 17, "income_position": 10,
                                   "income_level": 0, "vp": 0, "links_left": 14, "hand": 8, "spent": 0, "tiles": 0,
                                   "to_act": True}
     coal = next(row for row in view["mat"] if row["industry"] == "coal")
@@ -170,7 +170,7 @@ def test_a_saved_game_loads_and_replays(client: TestClient) -> None:
     game = Game.from_json(load_ruleset("birmingham"), text)
     last = client.get(f"/api/replays/{replay['id']}/steps/{replay['steps'] - 1}").json()
     assert last["players"] == [{**p, "who": ""} for p in view["players"]]
-    assert last["label"].startswith("player ")
+    assert last["label"].startswith("P")
     assert replay["label"] == "the start" and replay["step"] == 0
     actions = sum(1 for entry in game.log if entry.get("event") == "action")
     assert replay["steps"] == 1 + actions + (1 if game.pending is not None else 0) or replay["note"]
@@ -185,10 +185,11 @@ def test_a_trace_replays_step_by_step_to_its_recorded_scores(client: TestClient)
     replay = first.json()
     assert (replay["steps"], replay["name"], replay["expected_vp"]) == (79, "wq9gs6-2p-full", None)
     step1 = client.get(f"/api/replays/{replay['id']}/steps/1").json()
-    assert step1["label"] == "seq 0, player 2: develop, card=cannock#2, industry=coal, industry=iron"
-    iron = 'consumed: resource="iron" amount=1 sources=[{"from":"iron market","amount":1,"cost":2}]'
-    assert step1["log"] == [iron, 'developed: player=2 industry="coal"', iron, 'developed: player=2 industry="iron"',
-                            'action: player=2 action="develop"', "end of turn: player=2 drew=1"]
+    # in the terminal game's words (wording/names.py), never the engine's ids
+    assert step1["label"] == "seq 0, P2: Develop, card Cannock, industry Coal Mine, industry Iron Works"
+    iron = "consumed: Iron, amount 1, sources from iron market, amount 1, cost 2"
+    assert step1["log"] == [iron, "P2 developed: Coal Mine", iron, "P2 developed: Iron Works", "P2: Develop",
+                            "P2 end of turn: drew 1"]
     last = client.get(f"/api/replays/{replay['id']}/steps/78").json()
     assert [s["vp"] for s in sorted(last["standings"], key=lambda s: s["seat"])] == [215, 180]
     assert last["expected_vp"] == [215, 180] and last["note"] == "" and last["over"] is True
@@ -307,16 +308,18 @@ def test_options_list_rulesets_seats_and_files(client: TestClient) -> None:
     assert json.loads(json.dumps(options)) == options
 
 
-def test_serve_on_a_port_in_use_says_so(run: Any) -> None:
+def test_serve_on_a_port_in_use_says_so(run: Any, tmp_path: Path) -> None:
     import socket
 
+    db = tmp_path / "rooms.sqlite3"
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        status, out, err = run("serve", "--port", str(port), "--traces", "--scenarios")
+        status, out, err = run("serve", "--port", str(port), "--traces", "--scenarios", "--db", str(db))
     assert status == 1
-    assert out == f"brass serve: http://127.0.0.1:{port}/ (Ctrl-C stops); traces from nowhere; scenarios from nowhere\n"
+    assert out == (f"brass serve: http://127.0.0.1:{port}/ (Ctrl-C stops); traces from nowhere; scenarios from "
+                   f"nowhere; rooms kept in {db.resolve()}\n")
     assert err.endswith(f"error: the server could not start on 127.0.0.1:{port} (is the port in use?)\n")
 
 

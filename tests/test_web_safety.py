@@ -258,12 +258,13 @@ def test_an_allowed_host_that_is_no_name_is_refused(run: Any, name: str) -> None
     assert f"error: --allowed-host {name!r} is not a host name" in err
 
 
-def test_listening_beyond_this_machine_warns_that_anyone_can_play(run: Any) -> None:
+def test_listening_beyond_this_machine_warns_that_anyone_can_play(run: Any, tmp_path: Path) -> None:
     with socket.socket() as taken:  # the port is taken: the command warns, then stops without serving
         taken.bind(("0.0.0.0", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        status, out, err = run("serve", "--host", "0.0.0.0", "--port", str(port), "--traces", "--scenarios")
+        status, out, err = run("serve", "--host", "0.0.0.0", "--port", str(port), "--traces", "--scenarios",
+                               "--db", str(tmp_path / "rooms.sqlite3"))
     assert status == 1 and out.startswith(f"brass serve: http://0.0.0.0:{port}/")
     assert err.startswith("brass serve: warning: listening on 0.0.0.0, not only on this machine: anyone on the "
                           "network who can reach it can play and read every game on this server")
@@ -290,8 +291,8 @@ class Server:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "interpreter.tools.cli.main", "serve", "--port", str(self.port), "--traces",
-             "--scenarios", str(SCENARIOS), *options], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True)
+             "--scenarios", str(SCENARIOS), "--db", ":memory:", *options], env=env, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 60
         while True:
             try:

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 
 from interpreter.engine.state import Player
 from interpreter.tools.board.style import LINK_BED, BoardSource, LinkStyle, Palette
-from interpreter.tools.board.svg import element, ink_on, roman, text_width
+from interpreter.tools.board.svg import MIN_FONT, element, ink_on, roman, text_width
 
 PANEL_WIDTH = 380.0
 TITLE_SIZE = 16.0
@@ -112,7 +112,7 @@ def _mat_chips(group: ET.Element, game: BoardSource, player: Player, palette: Pa
         level = f" {roman(table.lowest_tile(player, industry).level)}" if count else ""
         texts.append((industry, count, f"{palette.label(industry)}{level}: {count}"))
     natural = sum(text_width(text, 9.0) + 12 for _, _, text in texts)
-    size = 9.0 * min(1.0, (PANEL_WIDTH - 12) / natural) if natural else 9.0
+    size = max(MIN_FONT, 9.0 * min(1.0, (PANEL_WIDTH - 12) / natural)) if natural else 9.0
     left = 6.0
     for industry, count, text in texts:
         chip, width = palette.industry(industry), text_width(text, size) + 8

@@ -47,6 +47,7 @@ from interpreter.tools.board.panel import PANEL_WIDTH, draw_panel
 from interpreter.tools.board.style import LINK_BED, BoardSource, Palette, player_colour
 from interpreter.tools.board.svg import (
     FONT,
+    MIN_FONT,
     SVG_NAMESPACE,
     element,
     fitting,
@@ -68,6 +69,7 @@ BONUS_LINE = 13.0  # a merchant's beer bonus, under its spaces
 BONUS_SIZE = 8.5
 MARGIN = 30.0
 CUBE = 6.0
+BADGE = 7.5  # the radius of a seat's number on a tile or link
 
 
 @dataclass(frozen=True)
@@ -181,6 +183,9 @@ def _draw_link(parent: ET.Element, link: Link, boxes: dict[str, _Box], table: Ta
     if len(ends) > 2:
         element(group, "circle", cx=hub[0], cy=hub[1], r=6.0,
                 fill=palette.seat(owner) if owner is not None else LINK_BED, stroke="#000000")
+    if owner is not None:  # the owner's number, on the hub or the middle of the line
+        middle = hub if len(ends) > 2 else ((ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2)
+        _seat_badge(group, owner, middle[0], middle[1])
 
 
 def _segment(group: ET.Element, start: Point, end: Point, link: Link, owner: int | None, built_kind: str | None,
@@ -258,15 +263,25 @@ def _draw_tile(parent: ET.Element, tile: PlacedTile, x: float, y: float, table: 
     element(group, "text", palette.label(industry.id), x=x + SLOT / 2, y=y + 9.5,
             font_size=fitting(palette.label(industry.id), SLOT - 4, 8.0),
             text_anchor="middle", fill=ink_on(band))
-    element(group, "text", roman(tile.spec.level), x=x + SLOT / 2, y=y + 26, font_size=12.0, font_weight="bold",
+    element(group, "text", roman(tile.spec.level), x=x + 13, y=y + 26, font_size=12.0, font_weight="bold",
             text_anchor="middle", fill=ink_on(colour))
+    _seat_badge(group, owner, x + 29, y + 21)
     if tile.flipped:
         element(group, "rect", x=x + 1, y=y + SLOT - 10, width=SLOT - 2, height=9.0, fill="#000000")
-        element(group, "text", f"✓ {tile.spec.vp} VP", x=x + SLOT / 2, y=y + SLOT - 3, font_size=7.0,
+        element(group, "text", f"✓ {tile.spec.vp} VP", x=x + SLOT / 2, y=y + SLOT - 2, font_size=MIN_FONT,
                 text_anchor="middle", fill="#ffffff", class_="flipped")
     elif tile.cubes:
         _draw_cubes(group, tile.cubes, palette.resource(industry.produces), x, y + SLOT - CUBE - 2,
                     barrels=industry.produces is not None and industry.produces == palette.barrel_resource)
+
+
+def _seat_badge(parent: ET.Element, seat: int, x: float, y: float) -> None:
+    """The seat's number in a white disc centred on (x, y): whose a tile or link is, for a reader who
+    cannot tell the seats' colours apart."""
+    badge = element(parent, "g", class_="seat-number", data_seat=seat)
+    element(badge, "circle", cx=x, cy=y, r=BADGE, fill="#ffffff", stroke="#000000", stroke_width=1.2)
+    element(badge, "text", str(seat), x=x, y=y + 4, font_size=NAME_SIZE, font_weight="bold", text_anchor="middle",
+            fill="#000000")
 
 
 def _draw_cubes(parent: ET.Element, cubes: int, colour: str, x: float, y: float, barrels: bool = False) -> None:
@@ -281,7 +296,7 @@ def _draw_cubes(parent: ET.Element, cubes: int, colour: str, x: float, y: float,
             element(parent, "rect", class_="cube", x=left + n * (CUBE + 2), y=y, width=CUBE, height=CUBE,
                     fill=colour, stroke="#ffffff", stroke_width=0.8)
     if cubes > 4:
-        element(parent, "text", f"x{cubes}", x=left + CUBE + 2, y=y + CUBE, font_size=7.0, fill="#ffffff",
+        element(parent, "text", f"x{cubes}", x=left + CUBE + 2, y=y + CUBE, font_size=MIN_FONT, fill="#ffffff",
                 stroke="#000000", stroke_width=0.3)
 
 
@@ -323,7 +338,7 @@ def _draw_merchant_space(parent: ET.Element, location: Location, index: int, spa
     for n, industry in enumerate(space.buys):
         element(group, "rect", x=x + n * part, y=y + 12, width=part, height=16.0, fill=palette.industry(industry))
         element(group, "text", palette.label(industry), x=x + n * part + part / 2, y=y + 23,
-                font_size=fitting(palette.label(industry), part - 1, 8.0 if len(space.buys) == 1 else 6.0),
+                font_size=fitting(palette.label(industry), part - 1, MIN_FONT if len(space.buys) > 1 else 9.0),
                 text_anchor="middle",
                 fill=ink_on(palette.industry(industry)))
     if not space.buys:

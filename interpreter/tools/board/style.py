@@ -27,9 +27,12 @@ class BoardSource(Protocol):
     def deciding_seat(self) -> int: ...
 
 
-# One colour per seat (a ruleset allows up to 10 players); the first four are far apart.
-PLAYER_COLOURS = ("#d62728", "#1f77b4", "#f2c12e", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#e377c2",
-                  "#8c564b", "#7f7f7f")
+# One colour per seat (a ruleset allows up to 10 players), from Okabe and Ito's palette for colour-blind
+# readers: the first four stay far apart under deuteranopia, protanopia and tritanopia (red and
+# green, the old seats 1 and 4, looked alike under deuteranopia); every tile and link also carries
+# its seat's number (picture.py), so no colour has to be told apart alone.
+PLAYER_COLOURS = ("#d55e00", "#56b4e9", "#f0e442", "#cc79a7", "#009e73", "#e69f00", "#0072b2", "#000000",
+                  "#999999", "#ffffff")
 # For industries and colour groups that give no `colour` of their own, in their order in the ruleset.
 FALLBACK_COLOURS = ("#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69", "#fccde5", "#bc80bd",
                     "#ccebc5", "#ffed6f")

@@ -48,15 +48,20 @@ def element(parent: ET.Element | None, tag: str, text: str | None = None, **attr
     return made
 
 
+MIN_FONT = 8.0  # the smallest text of the picture
+
+
 def text_width(text: str, size: float) -> float:
     """About how wide `text` is at font size `size`."""
     return len(text) * size * CHAR_WIDTH
 
 
 def fitting(text: str, width: float, size: float) -> float:
-    """`size`, or the smaller font size at which `text` fits in `width`."""
+    """`size`, or the smaller font size at which `text` fits in `width`, but not below MIN_FONT:
+    the page's default zoom makes the smallest text 11 px (static/app.js), so a smaller font here
+    would mean a larger zoom for every reader."""
     wanted = text_width(text, size)
-    return size if wanted <= width or wanted == 0 else round(size * width / wanted, 1)
+    return size if wanted <= width or wanted == 0 else max(MIN_FONT, round(size * width / wanted, 1))
 
 
 def ink_on(colour: str) -> str:

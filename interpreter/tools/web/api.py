@@ -16,7 +16,8 @@ one request stop after `bot_seconds` of wall clock (between two decisions); the 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,8 +33,10 @@ import rulesets
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.tools.bots.ladder import HUMAN
-from interpreter.tools.files.guards import parse_json
-from interpreter.tools.web.guard import Guard
+from interpreter.tools.web.guard import MAX_BODY_BYTES as MAX_BODY_BYTES  # the bound, where the tests look
+from interpreter.tools.web.guard import Guard, read_json
+from interpreter.tools.web.room_api import DEFAULT_MAX_ROOMS_PER_CLIENT, RoomApi
+from interpreter.tools.web.rooms import RoomKeeper
 from interpreter.tools.web.sessions import BotRun, PlaySession, ReplaySession, SessionStore, WebError
 from interpreter.tools.web.sources import (
     SEAT_KINDS,
@@ -45,11 +48,11 @@ from interpreter.tools.web.sources import (
     scenario_game,
     trace_replay,
 )
+from interpreter.tools.web.store import IN_MEMORY, RoomStore
 from interpreter.tools.web.view import failures_json, play_json, replay_json
 from interpreter.tools.web.work import Worker
 
 STATIC = Path(__file__).with_name("static")
-MAX_BODY_BYTES = 4_000_000  # a save of a whole 4-player game is under 100 kB
 MAX_GAMES, MAX_REPLAYS = 50, 10  # a replay of a 4-player trace keeps ≈ 12 MB of positions
 # Wall clock the bots of one request may use: the page calls `advance` again until a person is to
 # decide, so a long run of bots is many short requests, and none holds its game (or a thread) long.
@@ -135,6 +138,15 @@ class WebApp:
             return _play(key, session)
         return JSONResponse(await self._locked(session, work))
 
+    async def take_back(self, request: Request) -> Response:
+        key = request.path_params["key"]
+        session = self.games.get(key, "game")
+
+        def work() -> dict[str, Any]:
+            session.take_back()
+            return _play(key, session)
+        return JSONResponse(await self._locked(session, work))
+
     async def advance(self, request: Request) -> Response:
         """Let the bots take up to `actions` actions, or what `bot_seconds` allows: the page calls it
         again and again (to watch a game of bots, or until a person is to decide)."""
@@ -203,32 +215,13 @@ def _ruleset_json(name: str) -> dict[str, Any]:
     return {"name": name, "title": ruleset.title, "players": list(ruleset.players)}
 
 
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request's body as a JSON object: 413 past MAX_BODY_BYTES (read no further), 400 otherwise."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise WebError(413, f"the request body is {declared} bytes; at most {MAX_BODY_BYTES} are read")
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise WebError(413, f"the request body is over {MAX_BODY_BYTES} bytes")
-    try:
-        data = parse_json(body.decode("utf-8"), "the request body", BrassError)
-    except UnicodeDecodeError:
-        raise WebError(400, "the request body is not UTF-8 text") from None
-    except BrassError as error:
-        raise WebError(400, str(error)) from None
-    if not isinstance(data, dict):
-        raise WebError(400, f"the request body must be a JSON object, not {type(data).__name__}")
-    return data
-
-
 # == errors as JSON ===================================================================================
 
 async def web_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, WebError)
     body: dict[str, Any] = {"error": error.message}
+    if error.move:
+        body["move"] = error.move
     if error.failures:
         body["failures"] = (failures_json(error.ruleset, error.failures) if error.ruleset else
                             [f.to_dict() for f in error.failures])
@@ -251,9 +244,12 @@ async def index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html")
 
 
-def create_app(folders: Folders, allowed_hosts: Sequence[str] = (), bot_seconds: float = BOT_SECONDS) -> Starlette:
-    """The app; `allowed_hosts`: the names besides localhost and IP addresses it answers to (guard.py)."""
+def create_app(folders: Folders, allowed_hosts: Sequence[str] = (), bot_seconds: float = BOT_SECONDS,
+               db: str | Path = IN_MEMORY, max_rooms_per_client: int = DEFAULT_MAX_ROOMS_PER_CLIENT) -> Starlette:
+    """The app; `allowed_hosts`: the names besides localhost and IP addresses it answers to (guard.py);
+    `db`: the rooms' SQLite file (web/store.py; by default in memory, gone with the server)."""
     app = WebApp(folders, bot_seconds)
+    rooms = RoomApi(RoomKeeper(RoomStore(db)), folders, app.worker, bot_seconds, max_rooms_per_client)
     routes = [
         Route("/", index),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -264,15 +260,32 @@ def create_app(folders: Folders, allowed_hosts: Sequence[str] = (), bot_seconds:
         Route("/api/games/{key}", app.game),
         Route("/api/games/{key}/decide", app.decide, methods=["POST"]),
         Route("/api/games/{key}/back-out", app.back_out, methods=["POST"]),
+        Route("/api/games/{key}/take-back", app.take_back, methods=["POST"]),
         Route("/api/games/{key}/advance", app.advance, methods=["POST"]),
         Route("/api/games/{key}/explain", app.explain, methods=["POST"]),
         Route("/api/games/{key}/save", app.save),
         Route("/api/replays/save", app.replay_save, methods=["POST"]),
         Route("/api/replays/trace", app.replay_trace, methods=["POST"]),
         Route("/api/replays/{key}/steps/{step:int}", app.replay_step),
+        Route("/api/rooms", rooms.create, methods=["POST"]),
+        Route("/api/rooms/{room}", rooms.view, methods=["GET"]),
+        Route("/api/rooms/{room}", rooms.delete, methods=["DELETE"]),
+        Route("/api/rooms/{room}/decide", rooms.decide, methods=["POST"]),
+        Route("/api/rooms/{room}/back-out", rooms.back_out, methods=["POST"]),
+        Route("/api/rooms/{room}/take-back", rooms.take_back, methods=["POST"]),
+        Route("/api/rooms/{room}/advance", rooms.advance, methods=["POST"]),
+        Route("/api/rooms/{room}/explain", rooms.explain, methods=["POST"]),
+        Route("/api/rooms/{room}/save", rooms.save),
     ]
     handlers = {WebError: web_error, HTTPException: http_error, BrassError: brass_error}
-    server = Starlette(routes=routes, exception_handlers=handlers,
+
+    @asynccontextmanager
+    async def lifespan(server: Starlette) -> AsyncIterator[None]:
+        yield
+        rooms.keeper.store.close()  # every change is already written: each request wrote its own
+
+    server = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan,
                        middleware=[Middleware(Guard, allowed_hosts=allowed_hosts)])
     server.state.brass = app
+    server.state.rooms = rooms
     return server

@@ -13,21 +13,30 @@ game, so it must be sure a request comes from a page of its own or from a progra
   a program's, and passes.
 - Its body, if it has one (or names a type), is `application/json` (else 415): a cross-site form
   can post `text/plain` without asking the server first, and that body used to be read as JSON.
+
+A handler then reads the body with `read_json`: at most MAX_BODY_BYTES (413), a JSON object (400).
 """
 
 from __future__ import annotations
 
 import ipaddress
 from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from interpreter.ruleset.errors import BrassError
+from interpreter.tools.files.guards import parse_json
+from interpreter.tools.web.sessions import WebError
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
 ALLOWED_TYPE = "application/json"
+MAX_BODY_BYTES = 4_000_000  # a save of a whole 4-player game is under 100 kB
 
 
 class Guard:
@@ -130,3 +139,24 @@ def same_origin(origin: str, scheme: str, host: str) -> bool:
 def media_type(content_type: str | None) -> str:
     """`application/json` of `Application/JSON; charset=utf-8`; "" for none."""
     return (content_type or "").split(";", 1)[0].strip().lower()
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request's body as a JSON object: 413 past MAX_BODY_BYTES (read no further), 400 otherwise."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise WebError(413, f"the request body is {declared} bytes; at most {MAX_BODY_BYTES} are read")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise WebError(413, f"the request body is over {MAX_BODY_BYTES} bytes")
+    try:
+        data = parse_json(body.decode("utf-8"), "the request body", BrassError)
+    except UnicodeDecodeError:
+        raise WebError(400, "the request body is not UTF-8 text") from None
+    except BrassError as error:
+        raise WebError(400, str(error)) from None
+    if not isinstance(data, dict):
+        raise WebError(400, f"the request body must be a JSON object, not {type(data).__name__}")
+    return data

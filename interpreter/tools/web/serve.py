@@ -1,6 +1,7 @@
-"""`brass serve [--port P] [--host ADDRESS] [--allowed-host NAME]…`: the local web app (docs/web.md),
-served by uvicorn. Safe by default: it listens on 127.0.0.1 and answers only to localhost, IP
-addresses and the names allowed (web/guard.py); listening beyond this machine prints a warning.
+"""`brass serve [--port P] [--host ADDRESS] [--allowed-host NAME]… [--db PATH]`: the local web app
+(docs/web.md), served by uvicorn; its rooms are kept in an SQLite file (`--db`, web/store.py). Safe
+by default: it listens on 127.0.0.1 and answers only to localhost, IP addresses and the names
+allowed (web/guard.py); listening beyond this machine prints a warning.
 
 The web framework is the optional extra `[web]` (Starlette and uvicorn); without it the command
 says which extra to install. The CLI imports this module for `add_commands` only: nothing here
@@ -16,8 +17,10 @@ import sys
 from pathlib import Path
 
 from interpreter.ruleset.errors import BrassError
+from interpreter.tools.web.store import IN_MEMORY
 
 DEFAULT_PORT = 8765
+DEFAULT_DB = "brass-rooms.sqlite3"
 # Seconds a stopping server (Ctrl-C, SIGTERM) waits for the requests in flight before it cancels
 # them: a bot's decision in a thread of its own (web/work.py) is then left to die with the process.
 STOP_GRACE = 2
@@ -39,6 +42,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                             "localhost and IP addresses are always allowed)")
     serve.add_argument("--bot-seconds", type=float, default=None, metavar="S",
                        help="wall clock the bots of one request may use before the page asks again (default 2)")
+    serve.add_argument("--db", default=DEFAULT_DB, metavar="PATH",
+                       help=f"the SQLite file the rooms are kept in, so that a restart resumes them "
+                            f"(default {DEFAULT_DB} in the current folder; {IN_MEMORY}: none, rooms end with "
+                            "the server)")
+    serve.add_argument("--max-rooms-per-client", type=int, default=20, metavar="N",
+                       help="rooms not yet over that one address may have (default 20; more are refused with 429)")
     serve.add_argument("--traces", nargs="*", metavar="DIR", default=None,
                        help="folders whose *.trace.json files the page may replay (default: ../shared/real-games)")
     serve.add_argument("--scenarios", nargs="*", metavar="DIR", default=None,
@@ -60,6 +69,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise BrassError(f"--port must be from 1 to 65535, not {args.port}")
     if args.bot_seconds is not None and not 0 < args.bot_seconds <= 3600:
         raise BrassError(f"--bot-seconds must be more than 0 and at most 3600, not {args.bot_seconds}")
+    if not 1 <= args.max_rooms_per_client <= 100_000:
+        raise BrassError(f"--max-rooms-per-client must be from 1 to 100000, not {args.max_rooms_per_client}")
     try:
         import uvicorn
 
@@ -72,18 +83,26 @@ def run_serve(args: argparse.Namespace) -> int:
     folders = Folders.of(traces, scenarios)
     print(f"brass serve: http://{args.host}:{args.port}/ (Ctrl-C stops); traces from "
           f"{', '.join(map(str, folders.traces)) or 'nowhere'}; scenarios from "
-          f"{', '.join(map(str, folders.scenarios)) or 'nowhere'}", flush=True)
+          f"{', '.join(map(str, folders.scenarios)) or 'nowhere'}; rooms kept in {rooms_place(args.db)}",
+          flush=True)
     if not loopback(args.host):
         print(f"brass serve: warning: listening on {args.host}, not only on this machine: anyone on the network "
-              "who can reach it can play and read every game on this server (it has no accounts); "
-              "stop it when the playtest is over", file=sys.stderr, flush=True)
+              "who can reach it can play and read every game on this server that is not in a room, and any room "
+              "whose link they have (there is no TLS: a link can be read on the way); stop it when the playtest "
+              "is over", file=sys.stderr, flush=True)
     try:
-        app = create_app(folders, allowed, BOT_SECONDS if args.bot_seconds is None else args.bot_seconds)
+        app = create_app(folders, allowed, BOT_SECONDS if args.bot_seconds is None else args.bot_seconds,
+                         db=args.db, max_rooms_per_client=args.max_rooms_per_client)
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
                     timeout_graceful_shutdown=STOP_GRACE)
     except SystemExit as stop:  # uvicorn exits when it cannot listen (the port is taken …)
         raise BrassError(f"the server could not start on {args.host}:{args.port} (is the port in use?)") from stop
     return 0
+
+
+def rooms_place(db: str) -> str:
+    """Where the rooms are kept, for the first line the server prints."""
+    return "memory only (gone when the server stops)" if db == IN_MEMORY else str(Path(db).resolve())
 
 
 def allowed_hosts(host: str, names: list[str]) -> list[str]:

@@ -8,6 +8,7 @@ A game is changed by one request at a time (its `lock`), in a worker thread (web
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import time
 from collections import OrderedDict
@@ -20,7 +21,8 @@ from interpreter.engine.game import Game, IllegalAction
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.ladder import HUMAN, Bot, bot_seed, decide, make_bot
 from interpreter.tools.files.guards import ENGINE_SLIPS, move_problem, slip_text
-from interpreter.tools.wording.names import TOO_LATE_TO_BACK_OUT
+from interpreter.tools.web.table import TableNote
+from interpreter.tools.wording.names import TOO_LATE_TO_BACK_OUT, decision_name
 
 # A bot game ends in a few hundred decisions; this only stops a runaway loop of an engine bug.
 MAX_BOT_DECISIONS = 20_000
@@ -36,10 +38,16 @@ class WebError(Exception):
         self.message = message
         self.failures = failures or []
         self.ruleset = ruleset  # the ruleset whose rule index gives the text of each rule cited
+        self.move = ""  # a refused move in the terminal game's words (the page's "Refused:" headline)
 
 
 def illegal(error: IllegalAction, ruleset: Ruleset) -> WebError:
     return WebError(422, str(error).splitlines()[0], list(error.failures), ruleset)
+
+
+def action_bot_seed(game: Game, seat: int) -> int:
+    """The seed of a room's bot for the action it begins now (`PlaySession.fresh_bots`)."""
+    return bot_seed(bot_seed(game.seed, seat), len(game.moves))
 
 
 @dataclass
@@ -67,9 +75,15 @@ class PlaySession:
     bots: dict[int, Bot] = field(default_factory=dict)
     action_start: Game | None = None
     board: tuple[str, str] | None = None  # the state's hash and the picture drawn of it (web_view)
+    # A room's bots (web/rooms.py): a new bot for each action, seeded by the game's seed, the seat
+    # and the number of moves so far, and stopped by the clock only between actions. So a bot's
+    # play depends on the game alone, never on a bot object kept in memory: a room reloaded from
+    # its database (a restart) goes on exactly as it would have.
+    fresh_bots: bool = False
     # Held by every request that reads or changes the game while its work runs in a thread: one
     # request at a time, so none sees a half-changed game (asyncio's: waiting never blocks the loop).
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    notes: list[TableNote] = field(default_factory=list)  # said to the table: actions taken back
 
     @classmethod
     def create(cls, game: Game, seats: list[str]) -> PlaySession:
@@ -99,7 +113,9 @@ class PlaySession:
         try:
             self.game.apply(decision, seat=self.deciding_seat)
         except IllegalAction as error:
-            raise illegal(error, self.game.ruleset) from None
+            refused = illegal(error, self.game.ruleset)
+            refused.move = _words(self.game, decision)
+            raise refused from None
         except ENGINE_SLIPS as error:  # the engine should refuse with reasons; the game must be unchanged
             if self.game.to_json() != before:
                 raise
@@ -117,6 +133,26 @@ class PlaySession:
             raise WebError(409, TOO_LATE_TO_BACK_OUT)
         self.game, self.action_start = self.action_start, None
 
+    def take_back(self) -> None:
+        """Undo the last whole action of the seat to decide, within its own turn, while it revealed
+        nothing hidden (R-TURN-08's draw at the turn's end, a new draw deck, a face-down tile): the
+        game is the same seed and moves less that action's, replayed (the engine's games are
+        reproducible), and the table is told."""
+        game = self.game
+        if game.is_over:
+            raise WebError(409, "the game is over")
+        if game.pending is not None or game.question is not None:
+            raise WebError(409, "an action is half made: back out of it first, or finish it")
+        if not self.human_to_decide:
+            raise WebError(409, f"player {self.deciding_seat} is a bot: it is not a person's decision")
+        undone = undo_problem(game)
+        if isinstance(undone, str):
+            raise WebError(409, undone)
+        before, name = undone
+        seat = self.deciding_seat
+        self.game, self.action_start, self.board = before, None, None
+        self.notes.append(TableNote(len(before.log), f"P{seat} took back their {name}"))
+
     def run_bots(self, max_actions: int | None = None, deadline: float | None = None) -> BotRun:
         """Let the bots decide until a person must, the game ends, `max_actions` actions have ended
         or the clock (`time.monotonic`) passes `deadline` (after one decision at least, so that
@@ -125,13 +161,17 @@ class PlaySession:
         same however many requests it takes (a search bot's one decision may still take seconds)."""
         run = BotRun()
         while not self.game.is_over and not self.human_to_decide and run.decisions < MAX_BOT_DECISIONS:
+            between = self.game.pending is None and self.game.question is None
             if max_actions is not None and run.actions >= max_actions:
                 break
-            if deadline is not None and run.decisions and time.monotonic() >= deadline:
+            if (deadline is not None and run.decisions and time.monotonic() >= deadline
+                    and (between or not self.fresh_bots)):
                 run.out_of_time = True
                 break
-            bot = self.bots[self.deciding_seat]
-            self.game.apply(decide(bot, self.game))
+            seat = self.deciding_seat
+            if self.fresh_bots and between:
+                self.bots[seat] = make_bot(self.seats[seat - 1], action_bot_seed(self.game, seat))
+            self.game.apply(decide(self.bots[seat], self.game))
             run.decisions += 1
             if self.game.pending is None and self.game.question is None:
                 run.actions += 1
@@ -152,6 +192,61 @@ class PlaySession:
             except IllegalAction as error:
                 blocked.append((action, list(error.failures)))
         return blocked
+
+
+def _words(game: Game, decision: dict[str, Any]) -> str:
+    """A decision in words; a value of no hashable kind (a list where an id goes) as its JSON."""
+    try:
+        return decision_name(game, decision)
+    except (TypeError, ValueError, KeyError):
+        return json.dumps(decision)
+
+
+def undo_problem(game: Game) -> tuple[Game, str] | str:
+    """The game before the deciding seat's last action and that action's name, or why it cannot be
+    taken back: it showed something no one knew, or it was not this seat's in this turn."""
+    starts, replay = action_starts(game)
+    if not starts:
+        return "no action has been taken yet: there is nothing to take back"
+    if replay.state_hash() != game.state_hash():  # the replay must give the very game
+        return "this game cannot be replayed from its moves: its actions cannot be taken back"
+    before = Game.start(game.ruleset, len(game.table.players), game.seed, game.given)
+    for move in game.moves[:starts[-1]]:
+        before.apply(move)
+    if _shown_since(before, game):
+        return ("that action showed something no one knew (a card drawn from the deck, a face-down tile "
+                "drawn, a shuffle): it can no longer be taken back")
+    s0, s1 = before.state, game.state
+    if (before.deciding_seat != game.deciding_seat or s0.era_index != s1.era_index or s0.round != s1.round
+            or s0.turn_index != s1.turn_index):
+        return "only an action of your own turn can be taken back, and this turn has had none of yours yet"
+    action = game.ruleset.actions.get(str(game.moves[starts[-1]].get("action")))
+    return before, action.name if action is not None else "action"
+
+
+def _shown_since(before: Game, game: Game) -> bool:
+    """Whether anything hidden was shown between the two positions: a card drawn (the deck
+    shorter, a hand longer), a face-down tile drawn, a new draw deck shuffled, cards set aside."""
+    s0, s1 = before.state, game.state
+    grown = any(len(p0.hand) < len(p1.hand) for p0, p1 in zip(s0.players, s1.players, strict=True))
+    seen = any(entry.get("event") in REVEALING for entry in game.log[len(before.log):])
+    return len(s0.deck) != len(s1.deck) or s0.drawn != s1.drawn or grown or seen
+
+
+# Log events that show what was hidden: a new draw deck is shuffled, cards set aside.
+REVEALING = ("new draw deck", "cards set aside")
+
+
+def action_starts(game: Game) -> tuple[list[int], Game]:
+    """The indexes of `game.moves` at which a whole action began (between actions, with no question
+    open), from its replay; and the replayed game."""
+    replay = Game.start(game.ruleset, len(game.table.players), game.seed, game.given)
+    starts = []
+    for index, move in enumerate(game.moves):
+        if replay.pending is None and replay.question is None and "action" in move:
+            starts.append(index)
+        replay.apply(move)
+    return starts, replay
 
 
 @dataclass

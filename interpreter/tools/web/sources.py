@@ -27,6 +27,7 @@ from interpreter.tools.files.saves import parse_saved
 from interpreter.tools.scenarios.scenario import RulesetOutside, Scenario, load_setup
 from interpreter.tools.scenarios.verify import EQUIVALENTS_FILE
 from interpreter.tools.web.sessions import PlaySession, ReplaySession, ReplayStep, WebError
+from interpreter.tools.wording.names import move_name, moves_words
 
 MAX_UPLOAD_CHARS = 4_000_000  # as much as a request may carry (web_api.MAX_BODY_BYTES)
 MAX_LISTED_FILES = 500  # a folder of thousands of files would make the page's lists useless anyway
@@ -197,15 +198,17 @@ def saved_replay(body: dict[str, Any]) -> ReplaySession:
         raise WebError(422, str(error)) from None
     steps = [ReplayStep("the start", None, game.copy(), list(game.log))]
     decisions: list[dict[str, Any]] = []
+    words: list[str] = []  # each decision named as the terminal game names it, before it is applied
     seat, before = game.deciding_seat, len(game.log)
     for move in saved.moves:
         if not decisions:
             seat, before = game.deciding_seat, len(game.log)
+        words.append(move_name(game, move) if isinstance(move, dict) else str(move))
         _apply_saved(game, move, len(decisions) + 1)
         decisions.append(move)
         if game.pending is None and game.question is None:
-            steps.append(ReplayStep(f"player {seat}: {_moves_text(decisions)}", seat, game.copy(), game.log[before:]))
-            decisions = []
+            steps.append(ReplayStep(f"P{seat}: {', '.join(words)}", seat, game.copy(), game.log[before:]))
+            decisions, words = [], []
     note = "the save ends in the middle of an action" if decisions else ""
     return ReplaySession("saved game", steps, note)
 
@@ -247,7 +250,7 @@ def trace_replay(body: dict[str, Any], folders: Folders) -> ReplaySession:
 
         def keep(step: dict[str, Any], game: Game) -> None:
             seat = int(step["player"]) + 1  # the trace numbers players from 0 (TraceMapping.player)
-            label = f"seq {step['seq']}, player {seat}: {_moves_text(game.moves[seen['moves']:])}"
+            label = f"seq {step['seq']}, P{seat}: {moves_words(game, game.moves[seen['moves']:])}"
             steps.append(ReplayStep(label, seat, game.copy(), game.log[seen["log"]:]))
             seen.update(log=len(game.log), moves=len(game.moves))
 
@@ -259,9 +262,3 @@ def trace_replay(body: dict[str, Any], folders: Folders) -> ReplaySession:
         note = f"the replay stops after {result.steps} of {result.total} steps:\n{note}"
     final = trace.get("scores", {}).get("finalVP")
     return ReplaySession(name, steps, note, list(final) if isinstance(final, list) else None)
-
-
-def _moves_text(moves: list[dict[str, Any]]) -> str:
-    """The decisions of one action in a line: `build card=leek#1 industry=coal …`."""
-    parts = [" ".join(str(v) if k == "action" else f"{k}={v}" for k, v in move.items()) for move in moves]
-    return ", ".join(parts) or "(no decision)"

@@ -7,6 +7,7 @@ the actions that cannot be taken with every reason and the text of each rule cit
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from interpreter.engine.errors import Failure
@@ -14,7 +15,15 @@ from interpreter.engine.game import Game
 from interpreter.ruleset.model import Ruleset, TileSpec
 from interpreter.tools.board.picture import board_svg, player_colour
 from interpreter.tools.web.sessions import PlaySession, ReplaySession
-from interpreter.tools.wording.names import decision_name, format_entry, param_type, prompt_text
+from interpreter.tools.web.table import (
+    TableNote,
+    cards_this_era,
+    last_action,
+    log_lines,
+    score_breakdown,
+    unseen_cards,
+)
+from interpreter.tools.wording.names import decision_name, param_type, prompt_text
 
 LOG_LINES = 60  # the page shows the end of the log; the whole of it is in a save
 # Decisions whose value is a thing drawn on the board, by the type of the action's parameter: the
@@ -109,8 +118,26 @@ def hand_json(game: Game, seat: int) -> list[dict[str, Any]]:
     return [{"id": c.id, "name": c.name, "kind": c.kind} for c in game.table.player(seat).hand]
 
 
-def log_json(entries: list[dict[str, Any]]) -> list[str]:
-    return [format_entry(entry) for entry in entries]
+def log_json(game: Game, entries: list[dict[str, Any]] | None = None, notes: Sequence[TableNote] = ()) -> list[str]:
+    """The end of the log in the terminal game's words, with what was said to the table among it."""
+    return log_lines(game, game.log if entries is None else entries, notes, last=LOG_LINES)
+
+
+def table_json(game: Game, viewer: int | None) -> dict[str, Any]:
+    """What the table reads beside the board (web/table.py): the last action, the eras' scores, the
+    cards played this era and those the viewer has not seen."""
+    return {"last_action": last_action(game), "scores": score_breakdown(game), "played": cards_this_era(game),
+            "unseen": unseen_cards(game, viewer)}
+
+
+def can_take_back(session: PlaySession) -> bool:
+    """Whether the page offers *Take back*: between actions, a person to decide whose seat took the
+    last action (the server says why when it still cannot be: a card drawn since …)."""
+    game = session.game
+    if game.is_over or game.pending is not None or game.question is not None or not session.human_to_decide:
+        return False
+    last = next((entry for entry in reversed(game.log) if entry.get("event") == "action"), None)
+    return last is not None and last.get("player") == session.deciding_seat
 
 
 def play_json(key: str, session: PlaySession) -> dict[str, Any]:
@@ -124,10 +151,18 @@ def play_json(key: str, session: PlaySession) -> dict[str, Any]:
             "viewer": viewer, "hand": hand_json(game, viewer) if viewer else [],
             "mat": mat_json(game, viewer) if viewer else [], "resources": resources_json(game.ruleset),
             "can_back_out": session.action_start is not None and game.can_take_back,
-            "log": log_json(game.log[-LOG_LINES:]), "moves": len(game.moves)}
+            "can_take_back": can_take_back(session), "thinking": _thinking(session),
+            "log": log_json(game, notes=session.notes), "moves": len(game.moves), **table_json(game, viewer)}
     view.update(decisions_json(session) if session.human_to_decide else {"prompt": _waiting(session),
                                                                           "decisions": [], "blocked": []})
     return view
+
+
+def _thinking(session: PlaySession) -> int | None:
+    """The bot seat deciding now, whose *thinking…* the page shows while it asks the bots to go on."""
+    if session.game.is_over or session.human_to_decide:
+        return None
+    return session.deciding_seat
 
 
 def _session_board(session: PlaySession) -> str:
@@ -175,7 +210,8 @@ def replay_json(key: str, replay: ReplaySession, index: int) -> dict[str, Any]:
     game = step.position
     last = index == len(replay.steps) - 1
     return {"kind": "replay", "id": key, "name": replay.name, "step": index, "steps": len(replay.steps),
-            **position_json(game), "label": step.label, "seat": step.seat, "log": log_json(step.log),
+            **position_json(game), "label": step.label, "seat": step.seat, "log": log_json(game, step.log),
+            **table_json(game, None),
             "hands": {p.seat: hand_json(game, p.seat) for p in game.table.players},
             "note": replay.note if last else "",
             "expected_vp": replay.expected_vp if last and not replay.note else None}  # at the game's end only

@@ -152,6 +152,8 @@ def value_name(game: Game, type_name: str, value: Any) -> str:
         return merchant_name(ruleset, space) if space is not None else str(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, str) and _place(ruleset, value):  # a place named by a key of no known type
+        return _place(ruleset, value)
     return str(value)
 
 
@@ -291,8 +293,10 @@ def _detail(game: Game, key: str, value: Any) -> str:
         return ruleset.stacks[value].name
     if key in _SEAT_KEYS and isinstance(value, int):
         return f"{key} P{value}"
-    if key == "order" and isinstance(value, list):
-        return "order " + " ".join(f"P{s}" for s in value)
+    if key in ("order", "turn_order") and isinstance(value, list):
+        return f"{key.replace('_', ' ')} " + " ".join(f"P{s}" for s in value)
+    if isinstance(value, dict) and value and all(_place(ruleset, str(k)) for k in value):  # merchant spaces …
+        return f"{key} " + ", ".join(f"{_place(ruleset, str(k))} {v}" for k, v in value.items())
     if isinstance(value, dict) and all(str(k).isdigit() for k in value):
         return f"{key} " + " ".join(f"P{k} {v}" for k, v in value.items())
     if isinstance(value, list) and value and all(isinstance(v, dict) and {"owner", "vp"} <= set(v) for v in value):
@@ -307,6 +311,12 @@ def _detail(game: Game, key: str, value: Any) -> str:
     if isinstance(value, bool):
         return key if value else f"no {key}"
     return f"{key} {value}"
+
+
+def _place(ruleset: Ruleset, place: str) -> str:
+    """`Gloucester 1` for a place `LOCATION/N` (a slot, a merchant space); "" for anything else."""
+    location, _, index = place.rpartition("/")
+    return f"{location_name(ruleset, location)} {index}" if location in ruleset.locations and index.isdigit() else ""
 
 
 def _by_owner(key: str, items: list[dict[str, Any]]) -> str:
@@ -334,3 +344,19 @@ def format_entry(entry: dict[str, Any]) -> str:
     """One log entry on one line: its event, then its details as key=value."""
     details = " ".join(f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in entry.items() if k != "event")
     return f"{entry.get('event', '?')}: {details}" if details else str(entry.get("event", "?"))
+
+
+# == the same words as plain lines, for the web page ===============================================
+
+def log_line(game: Game, entry: dict[str, Any]) -> str | None:
+    """One log entry as the terminal game words it, as a plain line (None for what it leaves out);
+    the end of an action, which the terminal shows as the mover's decisions, reads `P2: Build`."""
+    if entry.get("event") == "action" and isinstance(entry.get("player"), int):
+        return f"P{entry['player']}: {value_name(game, 'action', entry.get('action'))}"
+    text = entry_text(game, entry)
+    return text.plain.strip() if text is not None else None
+
+
+def moves_words(game: Game, moves: Sequence[dict[str, Any]]) -> str:
+    """The decisions of one action in a line: `Build, card Birmingham, industry Coal Mine, …`."""
+    return ", ".join(move_name(game, move) for move in moves) or "(no decision)"

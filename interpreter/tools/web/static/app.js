@@ -10,6 +10,13 @@ let shownBoard = "";      // the SVG text on the page now
 
 // == talking to the server ===========================================================================
 
+// A room (rooms.js) sends its link's token with every request, and its game's requests go to
+// /api/rooms/ROOM (its view's `api`) instead of /api/games/ID.
+let roomHeaders = {};
+function gameUrl(path) {
+  return `${current.api || `/api/games/${current.id}`}${path}`;
+}
+
 let pending = 0;
 function busy(delta) {
   pending += delta;
@@ -20,7 +27,7 @@ function busy(delta) {
 async function api(method, url, body) {
   busy(1);
   try {
-    const init = { method, headers: {} };
+    const init = { method, headers: { ...roomHeaders } };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -30,6 +37,7 @@ async function api(method, url, body) {
     if (!response.ok) {
       const error = new Error(data.error || `${response.status}`);
       error.failures = data.failures || [];
+      error.move = data.move || "";  // a refused move in the terminal game's words
       error.status = response.status;
       throw error;
     }
@@ -90,7 +98,7 @@ function readFile(input) {
 // == the forms ======================================================================================
 
 function showTab(name) {
-  for (const tab of ["play", "replay", "scenario"]) {
+  for (const tab of ["play", "replay", "scenario", "room"]) {
     $(`setup-${tab}`).hidden = tab !== name;
     $(`tab-${tab}`).classList.toggle("active", tab === name);
   }
@@ -172,7 +180,7 @@ async function decide(decision) {
   await attempt(async () => {
     $("refusal").hidden = true;
     try {
-      showGame(await api("POST", `/api/games/${current.id}/decide`, { decision }));
+      showGame(await api("POST", gameUrl("/decide"), { decision }));
     } catch (error) {
       if (error.status !== 422) throw error;
       showRefusal(JSON.stringify(decision), error);
@@ -183,7 +191,8 @@ async function decide(decision) {
 function showRefusal(what, error) {
   const box = $("refusal");
   box.hidden = false;
-  box.replaceChildren(el("strong", { text: `Refused: ${what}: ${error.message}` }), failureList(error.failures));
+  box.replaceChildren(el("strong", { text: `Refused: ${error.move || what}: ${error.message}` }),
+    failureList(error.failures));
 }
 
 function failureList(failures) {
@@ -208,7 +217,7 @@ function showGame(view) {
   markBoard(view);
   $("back-out").hidden = !view.can_back_out;
   $("watch").hidden = view.over || view.seats.includes("human");
-  $("save").href = `/api/games/${view.id}/save`;
+  $("save").href = gameUrl("/save");
   $("blocked-count").textContent = view.blocked.length;
   fill("blocked", view.blocked.map((row) => el("div", { class: "blocked", "data-action": row.action },
     el("strong", { text: row.name }), failureList(row.failures))));
@@ -318,7 +327,7 @@ async function watchStep() {
 }
 
 async function advance(actions) {
-  await attempt(async () => showGame(await api("POST", `/api/games/${current.id}/advance`, { actions })));
+  await attempt(async () => showGame(await api("POST", gameUrl("/advance"), { actions })));
 }
 
 // == replays ========================================================================================
@@ -385,7 +394,7 @@ function wire() {
   $("replay-file").addEventListener("change", () => attempt(replaySave));
   $("back-out").addEventListener("click", () => attempt(async () => {
     $("refusal").hidden = true;
-    showGame(await api("POST", `/api/games/${current.id}/back-out`, {}));
+    showGame(await api("POST", gameUrl("/back-out"), {}));
   }));
   $("watch").addEventListener("click", () => {
     watching = !watching;
@@ -402,7 +411,7 @@ function wire() {
 async function explain() {
   let action;
   try { action = JSON.parse($("explain-text").value); } catch (error) { throw new Error(`not JSON: ${error.message}`); }
-  const result = await api("POST", `/api/games/${current.id}/explain`, { action });
+  const result = await api("POST", gameUrl("/explain"), { action });
   fill("explain-result", [result.legal ? el("p", { text: "legal now" }) : failureList(result.failures)]);
 }
 
