@@ -121,6 +121,9 @@ class HeuristicParams:
     kind_margin: float = _param(5.0, 0.0, 1000.0, "… and the best of each other kind whose quick value is at most "
                                                   "this far below the best")
 
+    def __post_init__(self) -> None:
+        check_values(self)
+
 
 @dataclass(frozen=True, slots=True)
 class SearchParams:
@@ -137,6 +140,9 @@ class SearchParams:
     widening: float = _param(1.5, 0.01, 100.0, "progressive widening: a node visited n times has at most "
                                                "ceil(widening * n ** widening_power) children")
     widening_power: float = _param(0.5, 0.0, 1.0, "the power of progressive widening")
+
+    def __post_init__(self) -> None:
+        check_values(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,10 +191,10 @@ def catalogue() -> list[Param]:
 
 def section_schema() -> dict[str, Any]:
     """The cerberus schema of the `bots:` section: each group a mapping of its parameters, each
-    parameter an integer or a (finite) number in its range."""
+    parameter an integer or a number (not NaN) in its range."""
     groups: dict[str, Any] = {}
     for param in catalogue():
-        rule: dict[str, Any] = {"type": "int"} if param.kind is int else {"type": "number", "check_with": "finite"}
+        rule: dict[str, Any] = {"type": "int"} if param.kind is int else {"type": "number", "check_with": "not_nan"}
         groups.setdefault(param.group, {})[param.name] = {**rule, "min": param.low, "max": param.high}
     return {"type": "dict", "schema": {group: {"type": "dict", "schema": schema} for group, schema in groups.items()}}
 
@@ -219,6 +225,20 @@ def to_data(params: BotParams, *, changed_only: bool = True) -> dict[str, dict[s
     return out
 
 
-def finite(value: Any) -> bool:
-    """A number the parameters accept (NaN passes every `min`/`max` comparison, so it is refused apart)."""
-    return not isinstance(value, float) or math.isfinite(value)
+def check_values(group: HeuristicParams | SearchParams) -> None:
+    """ValueError unless every value of a group has its parameter's type and lies in its range: a
+    value set in code (a tuner's) is held to what a ruleset's file is held to when it loads."""
+    for spec in fields(group):
+        value, kind = getattr(group, spec.name), type(_default(spec))
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or (kind is int and not isinstance(value, int)) or not not_nan(value) \
+                or not spec.metadata["low"] <= value <= spec.metadata["high"]:
+            words = "an integer" if kind is int else "a number"
+            raise ValueError(f"{spec.name} must be {words} from {spec.metadata['low']} to {spec.metadata['high']}, "
+                             f"not {value!r}")
+
+
+def not_nan(value: Any) -> bool:
+    """Whether a value is no NaN, which passes every `min`/`max` comparison, so it is refused apart
+    (an infinity fails the range, and is refused there)."""
+    return not (isinstance(value, float) and math.isnan(value))

@@ -16,7 +16,7 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from interpreter.ruleset.bot_params import finite, section_schema
+from interpreter.ruleset.bot_params import not_nan, section_schema
 from interpreter.ruleset.errors import DiagnosticSink
 from interpreter.ruleset.words import FLIPS, LOCATION_KINDS, SOURCE_EXCLUSION_KEYS, WILD_KINDS
 from interpreter.ruleset.yaml_source import Document
@@ -354,9 +354,9 @@ def _validator_class() -> type[Validator]:
             if isinstance(value, dict) and len(value) != 1:
                 self._error(field, "an effect step names exactly one effect: `- name` or `- name: arguments`")
 
-        def _check_with_finite(self, field: str, value: Any) -> None:
-            if not finite(value):
-                self._error(field, f"must be a finite number, not {value}")
+        def _check_with_not_nan(self, field: str, value: Any) -> None:
+            if not not_nan(value):
+                self._error(field, "must be a number, not nan (not a number)")
 
     return _RulesetValidator
 
