@@ -28,12 +28,14 @@ from interpreter.ruleset.bot_params import (
     to_data,
 )
 from interpreter.ruleset.errors import RulesetError
+from interpreter.ruleset.loader import ruleset_from_document
 from interpreter.tools.authoring.json_schema import ruleset_json_schema
 from interpreter.tools.authoring.schema_docs import key_docs
 from interpreter.tools.bots.heuristic import HeuristicBot
 from interpreter.tools.bots.knowledge.worth import Appraiser, estimate
 from interpreter.tools.bots.ladder import make_bot
-from interpreter.tools.bots.search import SearchBot
+from interpreter.tools.bots.mcts import Budget, Settings
+from interpreter.tools.bots.search import SearchBot, SearchOptions
 
 HEADER = "name: {name}\ntitle: A variant\nversion: '0.1'\nextends: {base}\n"
 
@@ -75,6 +77,13 @@ def test_the_defaults_are_the_numbers_the_bots_were_tuned_to() -> None:
     assert (s.exploration, s.widening, s.widening_power) == (0.7, 1.5, 0.5)
 
 
+def test_the_search_knobs_default_to_what_the_search_options_default_to() -> None:
+    """A search bot made from options alone (tests, code) and one reading a ruleset without
+    `bots.search` search alike."""
+    options = SearchOptions(Budget(iterations=1))
+    assert options.tuned(SearchParams()) == options == SearchOptions(Budget(iterations=1), Settings(rollout_moves=2))
+
+
 def test_every_parameter_has_a_type_a_range_around_its_default_and_a_meaning() -> None:
     params = catalogue()
     assert len(params) == sum(len(fields(group)) for group in GROUPS.values()) == 52
@@ -104,6 +113,14 @@ def test_a_variant_sets_some_parameters_and_inherits_the_others(tmp_path: Path) 
     assert to_data(inherited) == {"heuristic": {"vp_per_pound": 0.5, "debt": 3.0, "looks": 7},
                                   "search": {"candidates": 2}}
     assert bot_params(to_data(inherited)) == inherited
+
+
+def test_a_ruleset_sent_to_a_worker_keeps_its_parameters(tmp_path: Path) -> None:
+    """`simulate --jobs`/`--ray` rebuild the ruleset from its document in each worker."""
+    tuned = load_ruleset(variant(tmp_path / "tuned", "bots:\n  heuristic: {pass_waste: 4}\n"))
+    assert tuned.source is not None
+    again = ruleset_from_document(tuned.source, tuned.folders, tuned.rule_folders)
+    assert again.bots == tuned.bots and again.bots.heuristic.pass_waste == 4.0
 
 
 def test_an_unknown_parameter_is_refused_at_its_line(tmp_path: Path) -> None:

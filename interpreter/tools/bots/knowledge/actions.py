@@ -222,6 +222,9 @@ class Appraiser:
         """Questions inside effects: which tile gives a cube (one's own first: its flip pays the
         seat; the one closest to flipping), which tile to give up for unpaid income (the one worth
         least), which industry a free develop removes (the deadest, then the weakest)."""
+        # The 10 and the tenth of the tile's VP below order the answers (one's own tile before any
+        # other, whatever its cubes; of tiles about equally worth developing away, the weaker): a
+        # preference and a tie-break, never tuned, so not parameters (docs/bots.md#the-parameters).
         tiles = self.table.state.tiles
         tile = tiles.get(option) if isinstance(option, str) else None
         if key.startswith("shortfall/") and tile is not None:
