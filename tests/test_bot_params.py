@@ -36,6 +36,7 @@ from interpreter.tools.bots.knowledge.worth import Appraiser, estimate
 from interpreter.tools.bots.ladder import make_bot
 from interpreter.tools.bots.mcts import Budget, Settings
 from interpreter.tools.bots.search import SearchBot, SearchOptions
+from interpreter.tools.scenarios.mutants import generate
 
 HEADER = "name: {name}\ntitle: A variant\nversion: '0.1'\nextends: {base}\n"
 
@@ -121,6 +122,14 @@ def test_a_ruleset_sent_to_a_worker_keeps_its_parameters(tmp_path: Path) -> None
     assert tuned.source is not None
     again = ruleset_from_document(tuned.source, tuned.folders, tuned.rule_folders)
     assert again.bots == tuned.bots and again.bots.heuristic.pass_waste == 4.0
+
+
+def test_mutation_testing_leaves_the_parameters_alone(tmp_path: Path) -> None:
+    """No scenario plays a bot, so a changed parameter could only survive as an equivalent."""
+    tuned = load_ruleset(variant(tmp_path / "tuned", "bots:\n  heuristic: {looks: 6, debt: 3}\n"))
+    assert tuned.source is not None
+    mutants = generate(tuned.source)
+    assert mutants and not [m for m in mutants if m.path[0] == "bots"]
 
 
 def test_an_unknown_parameter_is_refused_at_its_line(tmp_path: Path) -> None:
