@@ -249,6 +249,12 @@ def test_the_search_bot_takes_its_knobs_from_the_ruleset(tmp_path: Path) -> None
         assert bot.last_search is not None
         iterations[name] = (bot.last_search.iterations, len(bot.last_search.root.children))
     assert iterations == {"birmingham": (12, 5), "single": (0, 1)}
+    # given in code, the knobs and judgements are the search bot's whatever the ruleset says
+    own = make_bot("search:12", 3, BotParams(search=SearchParams(candidates=1)))
+    assert isinstance(own, SearchBot)
+    game = start(load_ruleset("birmingham"))
+    own.choose(game.view(game.deciding_seat))
+    assert own.last_search is not None and own.last_search.iterations == 0
 
 
 def test_parameters_set_in_code_are_held_to_their_ranges() -> None:
