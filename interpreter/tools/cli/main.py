@@ -63,6 +63,7 @@ from interpreter.tools.authoring.command import add_commands as add_designer_com
 from interpreter.tools.authoring.command import strict_findings
 from interpreter.tools.cli.board import add_commands as board_commands
 from interpreter.tools.cli.report import report_commands
+from interpreter.tools.cli.tune import tune_commands
 from interpreter.tools.cli.verify import verify_commands
 from interpreter.tools.files.guards import ENGINE_SLIPS, forgiving_streams, move_problem, parse_action_text, slip_text
 from interpreter.tools.web import serve as web_app
@@ -264,6 +265,7 @@ def _parser() -> argparse.ArgumentParser:
 
     verify_commands(commands)
     report_commands(commands)  # brass report
+    tune_commands(commands)  # brass tune
     web_app.add_commands(commands)  # brass serve
     board_commands(commands)
     return parser
