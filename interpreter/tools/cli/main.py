@@ -175,9 +175,10 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     simulate.add_argument("--games", type=_positive, default=10, help="number of games (default 10)")
     simulate.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed + i")
-    simulate.add_argument("--bot", "--seats", dest="bot", default="random",
+    simulate.add_argument("--bot", "--seats", dest="bot", default=None,
                           help="a bot for every seat (random, greedy...), or one per seat: greedy,random,... "
-                               "(default random)")
+                               "(default heuristic with --against, each side with its ruleset's parameters; "
+                               "random otherwise)")
     simulate.add_argument("--json", action="store_true", help="print machine-readable JSON (reproducible)")
     simulate.add_argument("--timings", action="store_true", help="add seconds per game to --json")
     simulate.add_argument("--check", action="store_true", help="check the invariants after every decision")
