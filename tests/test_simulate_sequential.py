@@ -91,7 +91,8 @@ def test_a_ruleset_identical_to_its_base_is_shown_equivalent_at_the_first_look(r
     folder = tmp_path / "a-a"
     folder.mkdir()
     (folder / "ruleset.yaml").write_text(A_A)
-    status, out, err = run("simulate", str(folder), "--against", "birmingham", "--bot", "random", "--players", "2", "--games", "20",
+    status, out, err = run("simulate", str(folder), "--against", "birmingham", "--bot", "random", "--players", "2",
+                           "--games", "20",
                            "--until-decided", "--margin", "1", "--json")
     assert status == 0, err
     sequential = json.loads(out)["comparison"]["sequential"]

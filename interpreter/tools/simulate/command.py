@@ -32,7 +32,6 @@ from interpreter.tools.simulate.sequential import METHOD as SEQUENTIAL_METHOD
 from interpreter.tools.simulate.sequential import Decision, decide, describe
 from interpreter.tools.simulate.stats import decimals
 
-
 COMPARED_BOT = "heuristic"  # what --against plays unless --bot names another
 SINGLE_BOT = "random"  # what a run without --against plays: the engine's fuzzer
 
