@@ -200,6 +200,9 @@ def _report(args: argparse.Namespace, run: Run, found: Verdict) -> None:
           f"{run.state.taken} step(s) taken")
     print(f"{verdict_text(found.wins, found.games)}; the tuned seat scored {found.tuned_vp:.1f} VP a game, "
           f"a seat with the starting parameters {found.others_vp:.1f}")
+    if run.state.taken == 0:
+        print("no candidate beat the starting parameters: they are kept (the verdict played them against "
+              "themselves, so it says how much chance alone gives)")
     for line in _changes(run.start.heuristic, tuned.heuristic):
         print(f"  {line}")
     if args.write:

@@ -36,7 +36,9 @@ def write_bots(ruleset: Ruleset, params: BotParams) -> Path:
     if not os.access(folder, os.W_OK):
         raise BrassError(f"{folder} is not a folder you may write; paste the printed section instead")
     target = folder / FILE
-    where = ruleset.source.pos(("bots",), key=True) if ruleset.source is not None else None
+    document = ruleset.source
+    written = document is not None and isinstance(document.data, dict) and "bots" in document.data
+    where = document.pos(("bots",), key=True) if written and document is not None else None
     if where is not None and Path(where.file).resolve().parent == folder.resolve() and Path(where.file).name != FILE:
         raise BrassError(f"{where}: this folder already sets bots: here; put the printed section there instead")
     write_whole(target, (HEAD + bots_yaml(params)).encode())
