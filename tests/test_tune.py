@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.ruleset.bot_params import HeuristicParams
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.tools.cli.main import main
@@ -159,13 +160,19 @@ def test_write_puts_bots_yaml_in_the_folder_and_the_ruleset_loads_it(run, tmp_pa
     folder = tmp_path / "mine"
     folder.mkdir()
     (folder / "ruleset.yaml").write_text("name: mine\ntitle: Mine\nversion: '1'\nextends: birmingham-intro\n")
-    status, out, err = run("tune", str(folder), "--players", "2", "--budget", "4games", "--candidates", "2",
-                           "--rounds", "1", "--verdict-games", "2", "--seed", "5", "--write",
-                           "--out", str(tmp_path / "run.jsonl"))
+    status, out, err = run("tune", str(folder), *TINY[1:], "--write", "--out", str(tmp_path / "run.jsonl"))
     assert status == 0, err
-    assert f"wrote {folder / 'bots.yaml'}" in out
+    assert f"wrote {folder / 'bots.yaml'}" in out and "1 step(s) taken" in out  # the same games as TINY's
     assert (folder / "bots.yaml").read_text().startswith("# The bots' parameters for this ruleset, written by")
-    load_ruleset(folder)  # a bots.yaml the loader accepts
+    tuned = load_ruleset(folder).bots.heuristic  # a bots.yaml the loader accepts, with the tuned values
+    assert tuned != HeuristicParams() and f"vp_per_pound: 0.4 → {tuned.vp_per_pound}" in out
+
+
+def test_a_run_without_a_step_taken_plays_no_verdict(run, tmp_path: Path) -> None:
+    status, out, err = run("tune", *TINY[:-1], "5", "--budget", "4games", "--out", str(tmp_path / "run.jsonl"))
+    assert status == 0, err
+    assert "0 step(s) taken" in out and "no candidate beat the starting parameters: they are kept, and no " \
+        "verdict is played" in out and "bots:" not in out
 
 
 # -- simulate --against: the heuristic bot, each side's parameters named -----------------------------

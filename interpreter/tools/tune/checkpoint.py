@@ -39,6 +39,7 @@ class Saved:
     games: int = 0  # tuning games played
     seconds: float = 0.0  # their time, summed over the games (CPU time, whatever the workers)
     verdict: dict[int, dict[str, float]] = field(default_factory=dict)  # seed → the game's line
+    margins: list[float] = field(default_factory=list)  # every tuning game's margin, for their spread
 
     def add(self, line: dict[str, Any]) -> None:
         if "verdict" in line:
@@ -46,8 +47,17 @@ class Saved:
             return
         margins = [float(m) for m in line["margins"]]
         self.scores[(int(line["generation"]), int(line["candidate"]))] = cautious_mean(margins)
+        self.margins += margins
         self.games += len(margins)
         self.seconds += float(line["seconds"])
+
+    def spread(self) -> float | None:
+        """The standard deviation of a tuning game's margin (None under two games)."""
+        count = len(self.margins)
+        if count < 2:
+            return None
+        mean = sum(self.margins) / count
+        return math.sqrt(sum((m - mean) ** 2 for m in self.margins) / (count - 1))
 
 
 def cautious_mean(margins: list[float]) -> float:

@@ -88,7 +88,7 @@ def run_tune(args: argparse.Namespace) -> int:
     run = _open(args, ruleset)
     try:
         _tune(run, budget)
-        found = _verdict(run, args.verdict_games)
+        found = _verdict(run, args.verdict_games) if run.state.taken else None
     except KeyboardInterrupt:
         print(f"interrupted; {run.saved.games} tuning game(s) and {len(run.saved.verdict)} verdict game(s) are "
               f"saved in {run.writer.path}: rerun with --resume to continue", file=sys.stderr)
@@ -192,17 +192,24 @@ def _verdict(run: Run, games: int) -> Verdict:
     return verdict([x["margin"] for x in lines], [x["vp"] for x in lines], [x["others"] for x in lines])
 
 
-def _report(args: argparse.Namespace, run: Run, found: Verdict) -> None:
+def _report(args: argparse.Namespace, run: Run, found: Verdict | None) -> None:
     tuned = run.params(run.state.best)
     print(f"{run.ruleset.name}, {run.settings.players} players, seed {run.settings.seed}: "
           f"{run.state.generation} generation(s) of {run.settings.candidates} candidates, {run.saved.games} "
           f"tuning games, {run.saved.seconds / 60:.1f} minutes of play (the games' time, summed over the workers); "
           f"{run.state.taken} step(s) taken")
+    spread = run.saved.spread()
+    if spread is not None:
+        per = run.settings.games_per_candidate
+        print(f"a game's margin (the seat under test's VP minus the others' mean) varied with a standard deviation "
+              f"of {spread:.1f} VP: {per} games measure a candidate's mean margin to about "
+              f"±{spread / per ** 0.5:.1f} VP")
+    if found is None:
+        print("no candidate beat the starting parameters: they are kept, and no verdict is played (it would "
+              "compare them with themselves); a larger budget or --rounds judges candidates more surely")
+        return
     print(f"{verdict_text(found.wins, found.games)}; the tuned seat scored {found.tuned_vp:.1f} VP a game, "
           f"a seat with the starting parameters {found.others_vp:.1f}")
-    if run.state.taken == 0:
-        print("no candidate beat the starting parameters: they are kept (the verdict played them against "
-              "themselves, so it says how much chance alone gives)")
     for line in _changes(run.start.heuristic, tuned.heuristic):
         print(f"  {line}")
     if args.write:
