@@ -208,3 +208,12 @@ def test_a_variant_with_its_own_parameters_is_not_warned_of_and_bot_still_choose
     assert json.loads(out)["bots"] == ["random", "random"] and "parameters" not in json.loads(out)
     status, out, err = run("simulate", "birmingham", "--games", "1", "--json")  # no comparison: random
     assert json.loads(out)["bots"] == ["random", "random"]
+
+
+def test_worker_processes_judge_the_same_candidates(run, tmp_path: Path, first_run: tuple[Path, str]) -> None:
+    """--jobs 2: each seat's parameters travel with the batch; the lines come in another order, the same."""
+    path, out = first_run
+    status, shared, err = run("tune", *TINY, "--jobs", "2", "--out", str(tmp_path / "shared.jsonl"))
+    assert status == 0, err
+    assert sorted(map(json.dumps, searched(tmp_path / "shared.jsonl"))) == sorted(map(json.dumps, searched(path)))
+    assert result(shared) == result(out)
