@@ -12,6 +12,7 @@ come on top. Ctrl-C stops the run after saying what is saved; --resume continues
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
@@ -123,11 +124,11 @@ def _tune(run: Run, budget: Budget) -> None:
     settings = run.settings
     while (run.state.generation == 0 or not budget.spent(run.saved)) \
             and run.state.generation < settings.max_generations():
-        _generation(run)
+        _generation(run, budget)
         _say_generation(run.state)
 
 
-def _generation(run: Run) -> None:
+def _generation(run: Run, budget: Budget) -> None:
     settings, state = run.settings, run.state
     points = candidates(settings, state)
     seeds = list(settings.seeds(state.generation))
@@ -141,7 +142,7 @@ def _generation(run: Run) -> None:
             owner[id(batch)] = index
             all_batches.append(batch)
     done: dict[int, list[GameRecord]] = {i: [] for i in todo}
-    status = _status(run)
+    status = _status(run, budget)
     with progress_bar(len(todo) * len(seeds), status=lambda: status) as advance:
         for batch, records in play(run.ruleset, all_batches, run.where):
             index = owner[id(batch)]
@@ -160,10 +161,12 @@ def _judged(run: Run, generation: int, index: int, records: list[GameRecord]) ->
     run.saved.add(line)
 
 
-def _status(run: Run) -> str:
+def _status(run: Run, budget: Budget) -> str:
+    """The progress bar's words: the generation (of how many, for a budget in games) and the best so far."""
     state = run.state
+    of = f" of {max(1, math.ceil(budget.amount / run.settings.games_per_generation))}" if budget.games else ""
     last = "" if state.last is None else f", last winner {state.last:+.1f} VP a game"
-    return (f"generation {state.generation + 1}: {state.taken} step(s) taken{last}, step size {state.sigma:.2f}")
+    return f"generation {state.generation + 1}{of}: {state.taken} step(s) taken{last}, step size {state.sigma:.2f}"
 
 
 def _say_generation(state: State) -> None:
