@@ -217,3 +217,13 @@ def test_worker_processes_judge_the_same_candidates(run, tmp_path: Path, first_r
     assert status == 0, err
     assert sorted(map(json.dumps, searched(tmp_path / "shared.jsonl"))) == sorted(map(json.dumps, searched(path)))
     assert result(shared) == result(out)
+
+
+def test_ray_judges_the_same_candidates(local_ray: None, run, tmp_path: Path, first_run: tuple[Path, str]) -> None:
+    path, out = first_run
+    status, on_ray, err = run("tune", *TINY, "--ray", "--out", str(tmp_path / "ray.jsonl"))
+    assert status == 0, err
+    assert sorted(map(json.dumps, searched(tmp_path / "ray.jsonl"))) == sorted(map(json.dumps, searched(path)))
+    assert result(on_ray) == result(out)
+    status, _, err = run("tune", "birmingham-intro", "--ray", "birmingham")
+    assert status != 0 and "(to name the ruleset, put it before --ray)" in err

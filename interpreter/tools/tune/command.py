@@ -23,6 +23,7 @@ from interpreter.ruleset.bot_params import BotParams, HeuristicParams, to_data
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools.cluster.ray_connect import RayFailed, check_address
 from interpreter.tools.simulate.batch import Batch, shipment
 from interpreter.tools.simulate.games import GameRecord
 from interpreter.tools.simulate.pool import WorkersFailed
@@ -94,7 +95,7 @@ def run_tune(args: argparse.Namespace) -> int:
         print(f"interrupted; {run.saved.games} tuning game(s) and {len(run.saved.verdict)} verdict game(s) are "
               f"saved in {run.writer.path}: rerun with --resume to continue", file=sys.stderr)
         return INTERRUPTED_STATUS
-    except WorkersFailed as error:
+    except (WorkersFailed, RayFailed) as error:
         raise BrassError(f"{error}; what was judged is saved in {run.writer.path} (--resume)") from None
     _report(args, run, found)
     return 0
@@ -105,6 +106,8 @@ def _open(args: argparse.Namespace, ruleset: Ruleset) -> Run:
         raise BrassError(f"--jobs is a number of worker processes (0: one per core), not {args.jobs}")
     if args.ray is not None and args.jobs != 1:
         raise BrassError("give --jobs (worker processes on this machine) or --ray (Ray decides), not both")
+    if args.ray:
+        check_address(args.ray, "ruleset")
     settings = Settings(args.players, args.seed, args.candidates, args.rounds)
     start = ruleset.bots
     space = Space.around(start.heuristic)
