@@ -152,6 +152,10 @@ def test_a_damaged_or_foreign_run_file_is_refused_at_its_line(run, tmp_path: Pat
     stranger.write_text('{"ruleset": "birmingham-intro"}\n')
     status, _, err = run("tune", *TINY, "--out", str(stranger), "--resume")
     assert status != 0 and f"{stranger}:1: not the file of a tuning run" in err
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(lines[0] + '\n{"verdict": 3900000, "vp": 50}\n')
+    status, _, err = run("tune", *TINY, "--out", str(broken), "--resume")
+    assert status != 0 and f"{broken}:2: not a line of a tuning run (KeyError('margin'))" in err
     status, _, err = run("tune", *TINY, "--out", str(path))  # without --resume
     assert status != 0 and "already holds a tuning run: give --resume to continue it" in err
 

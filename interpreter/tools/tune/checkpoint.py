@@ -42,8 +42,8 @@ class Saved:
     margins: list[float] = field(default_factory=list)  # every tuning game's margin, for their spread
 
     def add(self, line: dict[str, Any]) -> None:
-        if "verdict" in line:
-            self.verdict[int(line["verdict"])] = line
+        if "verdict" in line:  # the numbers the verdict reads, checked now: a damaged line is named at its line
+            self.verdict[int(line["verdict"])] = {key: float(line[key]) for key in ("margin", "vp", "others")}
             return
         margins = [float(m) for m in line["margins"]]
         self.scores[(int(line["generation"]), int(line["candidate"]))] = cautious_mean(margins)

@@ -215,7 +215,8 @@ def _report(args: argparse.Namespace, run: Run, found: Verdict | None) -> None:
               "compare them with themselves); a larger budget or --rounds judges candidates more surely")
         return
     print(f"{verdict_text(found.wins, found.games)}; the tuned seat scored {found.tuned_vp:.1f} VP a game, "
-          f"a seat with the starting parameters {found.others_vp:.1f}")
+          f"a seat with the starting parameters {found.others_vp:.1f}: "
+          + ("the tuned parameters are better" if found.better else "not shown better (the interval holds 50 %)"))
     for line in _changes(run.start.heuristic, tuned.heuristic):
         print(f"  {line}")
     if args.write:
