@@ -45,8 +45,9 @@ TOOLS_MAY_IMPORT: dict[str, set[str]] = {
     "simulate": {"bots", "bots.knowledge", "files", "cluster"},
     "play": {"bots", "bots.knowledge", "board", "files", "wording"},
     "web": {"bots", "bots.knowledge", "board", "files", "wording", "scenarios", "trace"},
+    "tune": {"simulate", "files", "cluster"},
     "cli": {"files", "cluster", "wording", "board", "bots", "bots.knowledge", "scenarios", "trace", "authoring",
-            "simulate", "play", "web"},
+            "simulate", "play", "web", "tune"},
 }
 MAX_MODULES_PER_PACKAGE = 15
 

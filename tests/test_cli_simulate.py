@@ -147,8 +147,8 @@ def test_a_changed_save_is_refused(tmp_path: Path, run) -> None:
 
 def test_simulate_against_a_base_plays_the_same_games_with_both(capsys) -> None:
     """A variant's effect: the same seeds and bots with the variant and with its base."""
-    assert main(["simulate", "what-if", "--against", "birmingham", "--players", "2", "--games", "2", "--seed", "3",
-                 "--json"]) == 0
+    assert main(["simulate", "what-if", "--against", "birmingham", "--bot", "random", "--players", "2", "--games", "2",
+                 "--seed", "3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["ruleset"], data["against"]["ruleset"]) == ("what-if", "birmingham")
     assert [g["seed"] for g in data["per_game"]] == [g["seed"] for g in data["against"]["per_game"]] == [3, 4]
@@ -158,7 +158,8 @@ def test_simulate_against_a_base_plays_the_same_games_with_both(capsys) -> None:
         kinds = run["summary"]["actions_by_kind"]
         assert list(kinds) == ["build", "network", "develop", "sell", "loan", "scout", "pass"]
         assert sum(kinds.values()) == 78
-    assert main(["simulate", "what-if", "--against", "birmingham", "--players", "2", "--games", "1"]) == 0
+    assert main(["simulate", "what-if", "--against", "birmingham", "--bot", "random", "--players", "2",
+                 "--games", "1"]) == 0
     out = capsys.readouterr().out
     assert "what-if against birmingham: 1 paired game(s), seeds 0..0 played with both" in out
     assert "loan actions per game" in out and "too few games to tell" in out

@@ -55,8 +55,9 @@ def test_the_api_example_prints_what_the_calls_return() -> None:
 
 
 # The tour's commands that are run here; the others start a server, wait for keys or play many
-# games (their own tests cover them: test_web_*, test_play_*, test_simulate_*, test_report).
+# games (their own tests cover them: test_web_*, test_play_*, test_simulate_*, test_report, test_tune).
 NOT_RUN_HERE = ("brass play", "brass simulate", "brass report", "brass serve", "pip install", "brass replay",
+                "brass tune",
                 "brass verify scenarios/birmingham --mutate")
 
 

@@ -29,7 +29,7 @@ from interpreter.tools.simulate.stats import (
     wilson,
 )
 
-SMALL = ["--players", "2", "--games", "4", "--seed", "3"]
+SMALL = ["--players", "2", "--games", "4", "--seed", "3", "--bot", "random"]
 
 
 def simulate_json(run, *args: str) -> dict[str, Any]:

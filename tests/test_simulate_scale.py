@@ -26,7 +26,7 @@ from interpreter.tools.simulate.games import InvariantViolation
 
 pytestmark = pytest.mark.slow  # worker processes, Ray, matplotlib: seconds a test
 
-SMALL = ["--players", "2", "--games", "4", "--seed", "3"]
+SMALL = ["--players", "2", "--games", "4", "--seed", "3", "--bot", "random"]
 
 
 def simulate_json(run, *args: str) -> dict[str, Any]:

@@ -91,7 +91,8 @@ def test_a_ruleset_identical_to_its_base_is_shown_equivalent_at_the_first_look(r
     folder = tmp_path / "a-a"
     folder.mkdir()
     (folder / "ruleset.yaml").write_text(A_A)
-    status, out, err = run("simulate", str(folder), "--against", "birmingham", "--players", "2", "--games", "20",
+    status, out, err = run("simulate", str(folder), "--against", "birmingham", "--bot", "random", "--players", "2",
+                           "--games", "20",
                            "--until-decided", "--margin", "1", "--json")
     assert status == 0, err
     sequential = json.loads(out)["comparison"]["sequential"]
@@ -101,7 +102,7 @@ def test_a_ruleset_identical_to_its_base_is_shown_equivalent_at_the_first_look(r
 
 def test_batches_until_the_most_games_then_undecided_saved_to_a_file(run, tmp_path: Path) -> None:
     out_file = tmp_path / "runs.jsonl"
-    args = ["simulate", "what-if", "--against", "birmingham", "--players", "2", "--games", "20",
+    args = ["simulate", "what-if", "--against", "birmingham", "--bot", "random", "--players", "2", "--games", "20",
             "--max-games", "40", "--until-decided", "--out", str(out_file)]
     status, out, err = run(*args)
     assert status == 0, err

@@ -24,6 +24,7 @@ import rulesets
 from brass_dsl import ast
 from brass_dsl.source import SourcePos
 from interpreter.ruleset import ruleset_cache
+from interpreter.ruleset.bot_params import bot_params
 from interpreter.ruleset.compile_rules import RulesetCompiler
 from interpreter.ruleset.errors import Diagnostic, DiagnosticSink, RulesetError
 from interpreter.ruleset.model import Ruleset, build_static_model
@@ -287,6 +288,8 @@ def _compile(doc: Document, sink: DiagnosticSink, trees: dict[str, ast.Node],
             raise
         return None
     ruleset.registry = compiler.registry
+    if skip is None or "bots" not in skip:  # (a wrong `bots:` leaves the defaults: its errors are reported)
+        ruleset.bots = bot_params(doc.data.get("bots"))
     for section, build in (("eras", compiler.eras), ("merchants", compiler.merchants),
                            ("resources", lambda: compiler.resources(ruleset.resources)),  # `access_through`
                            ("round_end", compiler.round_end), ("game_end", compiler.game_end),

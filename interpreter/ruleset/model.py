@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from brass_dsl.source import SourcePos
+from interpreter.ruleset.bot_params import BotParams
 from interpreter.ruleset.declared import TILE_FIELDS, kinds_of, link_kind_ids, needs_of
 
 if TYPE_CHECKING:
@@ -388,6 +389,7 @@ class Ruleset:
     turn_rules: Mapping[str, str] = field(default_factory=dict)  # `turns:` kind (order, actions) -> rule ID
     tracks: Mapping[str, Track] = field(default_factory=dict)  # `tracks:`, by id
     stacks: Mapping[str, Stack] = field(default_factory=dict)  # `stacks:`, by id
+    bots: BotParams = field(default_factory=BotParams)  # `bots:`, the bots' parameters (the defaults if absent)
     folders: tuple[str, ...] = ()  # the extends chain, base first
     rule_folders: Mapping[str, str] = field(default_factory=dict)  # rule ID -> the folder whose files state it
     registry: Any = field(default=None, repr=False)  # the condition-language vocabulary of this ruleset

@@ -16,6 +16,7 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from interpreter.ruleset.bot_params import not_nan, section_schema
 from interpreter.ruleset.errors import DiagnosticSink
 from interpreter.ruleset.words import FLIPS, LOCATION_KINDS, SOURCE_EXCLUSION_KEYS, WILD_KINDS
 from interpreter.ruleset.yaml_source import Document
@@ -333,6 +334,9 @@ SECTIONS: dict[str, dict[str, Any]] = {
     })),
     # actions.yaml
     "actions": req(table_of(ACTION)),
+    # bots.yaml, optional: the bots' parameters for this ruleset (bot_params.py, docs/bots.md); not
+    # rules of the game, but a variant's judgements travel with it and are inherited like the rest
+    "bots": section_schema(),
 }
 
 
@@ -349,6 +353,10 @@ def _validator_class() -> type[Validator]:
         def _check_with_effect_step(self, field: str, value: Any) -> None:
             if isinstance(value, dict) and len(value) != 1:
                 self._error(field, "an effect step names exactly one effect: `- name` or `- name: arguments`")
+
+        def _check_with_not_nan(self, field: str, value: Any) -> None:
+            if not not_nan(value):
+                self._error(field, "must be a number, not nan (not a number)")
 
     return _RulesetValidator
 
@@ -447,6 +455,8 @@ def _message(error: ValidationError, path: tuple) -> str:
         bound = "at least" if rule == "minlength" else "at most"
         unit = "characters" if isinstance(value, str) else "entries"
         return f"{name} must have {bound} {constraint} {unit}, not {len(value)}"
+    if rule is None and error.info and isinstance(error.info[0], str):  # a `check_with` method's own words
+        return f"{name}: {error.info[0]}"
     if rule == "check_with":
         return f"{name}: {value if isinstance(value, str) else error.info[0] if error.info else 'invalid'}"
     if rule == "empty":
@@ -455,7 +465,8 @@ def _message(error: ValidationError, path: tuple) -> str:
 
 
 def _type_words(wanted: str) -> str:
-    words = {"int": "an integer", "string": "a string", "boolean": "true or false", "dict": "a mapping",
+    words = {"int": "an integer", "number": "a number", "string": "a string", "boolean": "true or false",
+             "dict": "a mapping",
              "list": "a list"}
     return " or ".join(words.get(w.strip(), w) for w in wanted.split(" or "))
 

@@ -15,7 +15,10 @@ that they cannot drift from it:
 * `docs/condition-language.md`, block `grammar`: the grammar file
   (`brass_dsl.docgen.grammar_markdown`), and block `reference`: every type, name
   and function of the built-in ruleset's vocabulary
-  (`brass_dsl.docgen.reference_markdown`).
+  (`brass_dsl.docgen.reference_markdown`);
+* `docs/ruleset-format.md`, block `bots`, and `docs/bots.md`, block `parameters`: the
+  bots' parameters, their types, ranges, defaults and meanings, from
+  `interpreter/ruleset/bot_params.py`.
 
 The JSON Schemas of ruleset files for editors (`brass schema`, `brass schema --variant`) are
 generated whole into docs/editor/.
@@ -39,11 +42,13 @@ from typing import Any
 import rulesets
 from brass_dsl.docgen import grammar_markdown, reference_markdown
 from interpreter.ruleset import schema
+from interpreter.ruleset.bot_params import Param, catalogue
 from interpreter.ruleset.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectParam, EffectSpec
 
 DOCS_DIR = Path(__file__).resolve().parents[3] / "docs"
 RULESET_FORMAT = "ruleset-format.md"
 CONDITION_LANGUAGE = "condition-language.md"
+BOTS = "bots.md"
 REFERENCE_RULESET = rulesets.DEFAULT  # the ruleset whose vocabulary the docs list
 
 CONTEXT_ORDER = (ACTION, BONUS, ROUND, ERA, GAME)
@@ -107,6 +112,41 @@ def _forms(spec: EffectSpec) -> str:
     return named
 
 
+def bot_parameter_keys() -> str:
+    """The `bots:` section's key table for docs/ruleset-format.md (`brass schema` reads its meanings)."""
+    rows = ["| key | type | required | meaning |", "| --- | --- | --- | --- |"]
+    groups = list(dict.fromkeys(param.group for param in catalogue()))
+    rows += [f"| `{group}` | mapping | no | the parameters of the {group} group, by name |" for group in groups]
+    rows += [f"| `{p.group}.{p.name}` | {_kind(p)} {_range(p)} | no ({_number(p.default)}) | {_cell(p.doc)} |"
+             for p in catalogue()]
+    return "\n".join(rows) + "\n"
+
+
+def bot_parameter_table() -> str:
+    """Every bot parameter by group, for docs/bots.md: name, default, type and range, meaning."""
+    out: list[str] = []
+    for group in dict.fromkeys(param.group for param in catalogue()):
+        out += ["", f"`bots.{group}`:", "", "| parameter | default | type, range | meaning |",
+                "| --- | --- | --- | --- |"]
+        out += [f"| `{p.name}` | {_number(p.default)} | {_kind(p)} {_range(p)} | {_cell(p.doc)} |"
+                for p in catalogue() if p.group == group]
+    return "\n".join(out[1:]) + "\n"
+
+
+def _kind(param: Param) -> str:
+    return "integer" if param.kind is int else "number"
+
+
+def _range(param: Param) -> str:
+    return f"{_number(param.low)}–{_number(param.high)}"
+
+
+def _number(value: float) -> str:
+    """A number as the docs write it: thousands separated, a minus sign, no needless `.0`."""
+    text = f"{int(value):,}" if float(value).is_integer() else repr(value)
+    return text.replace("-", "−")
+
+
 def _cell(text: str) -> str:
     """Text made safe for one Markdown table cell."""
     return text.replace("|", "\\|").replace("\n", " ")
@@ -152,7 +192,8 @@ def generated_docs(ruleset: Any = None) -> list[GeneratedDoc]:
         return ruleset.registry
 
     return [
-        GeneratedDoc(RULESET_FORMAT, {"effects": effect_table}),
+        GeneratedDoc(RULESET_FORMAT, {"effects": effect_table, "bots": bot_parameter_keys}),
+        GeneratedDoc(BOTS, {"parameters": bot_parameter_table}),
         GeneratedDoc(CONDITION_LANGUAGE,
                      {"grammar": grammar_reference, "reference": lambda: condition_reference(registry())}),
     ]

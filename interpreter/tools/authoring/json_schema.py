@@ -34,7 +34,8 @@ __all__ = ["DRAFT", "ruleset_json_schema"]
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 Describe = Callable[[tuple[str, ...]], "str | None"]
-_TYPES = {"string": "string", "int": "integer", "boolean": "boolean", "list": "array", "dict": "object"}
+_TYPES = {"string": "string", "int": "integer", "number": "number", "boolean": "boolean", "list": "array",
+          "dict": "object"}
 # The lists of effect steps and the context whose effects they may hold (docs/ruleset-format.md).
 _STEP_CONTEXTS = {"effects": ACTION, "beer_bonus": BONUS, "round_end": ROUND, "end": ERA, "scoring": GAME}
 _STEP_KEYS = ("when", "rule")  # every step may take them (compile_rules.STEP_KEYS)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.errors import IllegalAction
 from interpreter.engine.rng import Rng
+from interpreter.ruleset.bot_params import HeuristicParams
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.knowledge.worth import (
     Appraiser,
@@ -39,20 +40,18 @@ if TYPE_CHECKING:
 Decision = dict[str, Any]
 GroupKey = tuple[Any, ...]
 
-# How many of the best-ranked actions are played out on a copy and judged whole (and the best of
-# each kind besides).
-LOOKS = 5
-KIND_MARGIN = 5.0  # … and the best of each other kind whose quick value is at most this far below the best
 DONE = {"done": True}
 
 
 class HeuristicBot:
-    """Plans each action like an experienced player (see the module's docstring)."""
+    """Plans each action like an experienced player (see the module's docstring), with the
+    judgements `params`; None (the default): the parameters of the ruleset it plays."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, params: HeuristicParams | None = None) -> None:
         self.rng = Rng(seed)
+        self.params = params
         self._action: str | None = None  # the action being carried out
         self._plan: list[Decision] = []  # its decisions still to return
         self._taken: list[Decision] = []  # its decisions returned so far (after the action's own)
@@ -64,7 +63,7 @@ class HeuristicBot:
         if not legal:
             raise ValueError("there is no legal decision (is the game over?)")
         if view.question is not None:
-            return answer(view, legal)
+            return answer(view, legal, self.params)
         if view.pending is None:
             return self._start(view, legal)
         return self._continue(view, legal)
@@ -91,14 +90,14 @@ class HeuristicBot:
         if on_plan and not self._plan and DONE in legal:
             return DONE
         self._plan = []
-        return decide_alone(view, legal)
+        return decide_alone(view, legal, self.params)
 
     def plan(self, view: SeatView) -> Decision | None:
         """The whole action to take: the best of the shortlist, judged on a copy of the game."""
         wholes = view.whole_actions()
         if not wholes:
             return None
-        appraiser = Appraiser(view.table, view.seat)
+        appraiser = Appraiser(view.table, view.seat, self.params)
         kinds = admitted(appraiser, {whole["action"] for whole in wholes})
         wholes = [whole for whole in wholes if whole["action"] in kinds] or wholes
         shortlist = shortlisted(view.ruleset, appraiser, wholes)
@@ -112,7 +111,7 @@ class HeuristicBot:
                 after.apply(whole)
             except IllegalAction:
                 continue  # cannot happen (the copy agrees with the view); judged safe anyway
-            score = Outlook(after.table).estimate(view.seat) - discarded
+            score = Outlook(after.table, params=appraiser.params).estimate(view.seat) - discarded
             if self.notes is not None:
                 self.notes.append((score, whole))
             if score > best_score:
@@ -124,14 +123,15 @@ class HeuristicBot:
 
 def shortlisted(ruleset: Ruleset, appraiser: Appraiser, wholes: list[Decision]) -> list[tuple[float, Decision]]:
     """The actions worth a closer look, each with the worth of the cards it discards: the best
-    `LOOKS` by quick value, and the best of each other kind within `KIND_MARGIN` of the best (the
-    quick values of different kinds are the least comparable)."""
+    `looks` by quick value, and the best of each other kind within `kind_margin` of the best (the
+    quick values of different kinds are the least comparable; the appraiser's parameters)."""
+    looks, margin = appraiser.params.looks, appraiser.params.kind_margin
     ranked = sorted(candidates(ruleset, appraiser, wholes), key=lambda c: -c[0])
     chosen: list[tuple[float, Decision]] = []
     seen: set[str] = set()
     for value, discarded, whole in ranked:
         kind = whole["action"]
-        if len(chosen) < LOOKS or (kind not in seen and value >= ranked[0][0] - KIND_MARGIN):
+        if len(chosen) < looks or (kind not in seen and value >= ranked[0][0] - margin):
             chosen.append((discarded, whole))
         seen.add(kind)
     return chosen
@@ -195,15 +195,15 @@ def decisions_of(ruleset: Ruleset, whole: Decision) -> list[Decision]:
 
 # -- decisions without a plan ----------------------------------------------------------------------
 
-def answer(view: SeatView, legal: list[Decision]) -> Decision:
+def answer(view: SeatView, legal: list[Decision], params: HeuristicParams | None = None) -> Decision:
     """A question inside an effect, answered with the knowledge's `answer_value`."""
     question = view.question or {}
-    appraiser = Appraiser(view.table, view.seat)
+    appraiser = Appraiser(view.table, view.seat, params)
     return max(legal, key=lambda d: answer_value(appraiser, question, d.get("answer")))
 
 
-def decide_alone(view: SeatView, legal: list[Decision]) -> Decision:
+def decide_alone(view: SeatView, legal: list[Decision], params: HeuristicParams | None = None) -> Decision:
     """One decision of an action without a plan (a fresh bot in the middle of an action, or a plan
     that no longer fits): the best by the knowledge's `decision_value` of what it chooses."""
-    appraiser = Appraiser(view.table, view.seat)
+    appraiser = Appraiser(view.table, view.seat, params)
     return max(legal, key=lambda d: decision_value(view, appraiser, d))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from interpreter.engine.rng import Rng
 from interpreter.engine.state import Player
 from interpreter.engine.values import encode
+from interpreter.ruleset.bot_params import BotParams
 from interpreter.tools.bots.heuristic import HeuristicBot
 from interpreter.tools.bots.knowledge.roles import (
     CARD,
@@ -344,8 +345,12 @@ class BotRegistry(dict[str, Callable[[int], Bot]]):
         return True
 
 
-def _search_bot(seed: int, options: str = "") -> Bot:
-    return make_search_bot(seed, options or None, greedy=GreedyBot)
+def _search_bot(seed: int, options: str = "", params: BotParams | None = None) -> Bot:
+    return make_search_bot(seed, options or None, greedy=GreedyBot, params=params)
+
+
+def _heuristic_bot(seed: int, options: str, params: BotParams) -> Bot:
+    return HeuristicBot(seed, params.heuristic)
 
 
 HUMAN = "human"  # the seat kind that is not a bot: a person at the terminal or in the browser
@@ -353,15 +358,20 @@ BOTS = BotRegistry({"random": RandomBot, "greedy": GreedyBot, "heuristic": Heuri
 # Bots that take options after their name, `name:options` (docs/bots.md): search:100 searches 100
 # iterations per action, search:2s two seconds of CPU time, search:tree,400 with the tree search.
 BOT_OPTIONS: dict[str, Callable[[int, str], Bot]] = {"search": _search_bot}
+# Bots that judge with parameters (interpreter/ruleset/bot_params.py), made with given ones by `make_bot`.
+TUNABLE: dict[str, Callable[[int, str, BotParams], Bot]] = {"heuristic": _heuristic_bot, "search": _search_bot}
 
 
-def make_bot(name: str, seed: int) -> Bot:
+def make_bot(name: str, seed: int, params: BotParams | None = None) -> Bot:
     """A bot by name (`random`, `greedy`, `heuristic`, `search`, or `name:options` for a bot that takes options,
-    e.g. `search:100`); ValueError names the known ones."""
+    e.g. `search:100`); ValueError names the known ones. The heuristic and search bots judge with
+    `params` if given (a tuner's candidates), else with the parameters of the ruleset they play."""
     base, _, options = name.partition(":")
     factory = BOTS.get(base)
     if factory is None:
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}")
+    if params is not None and base in TUNABLE and (not options or base in BOT_OPTIONS):
+        return TUNABLE[base](seed, options, params)
     if not options:
         return factory(seed)
     with_options = BOT_OPTIONS.get(base)

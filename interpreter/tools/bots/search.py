@@ -41,10 +41,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from interpreter.engine.rng import Rng
+from interpreter.ruleset.bot_params import BotParams, HeuristicParams, SearchParams
+from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.heuristic import HeuristicBot, shortlisted
 from interpreter.tools.bots.knowledge.worth import Appraiser, estimate, searched
 from interpreter.tools.bots.mcts import Budget, SearchResult, Settings, halving_search, search
@@ -73,13 +76,19 @@ Evaluation = Callable[[Any, int], float]  # (a game or a view, seat) → expecte
 Shortlist = Callable[["Game", int, list[Decision]], list[tuple[float, Decision]]]
 
 
-def heuristic_shortlist(game: Game, seat: int, actions: list[Decision]) -> list[tuple[float, Decision]]:
+def heuristic_shortlist(game: Game, seat: int, actions: list[Decision],
+                        params: HeuristicParams | None = None) -> list[tuple[float, Decision]]:
     """The heuristic bot's shortlist of whole actions (see the module's docstring), of the kinds
     the knowledge says a search should look at (`brass_knowledge.searched`: loans only when
-    they pay, or when the seat can do nothing else)."""
-    appraiser = Appraiser(game.table, seat)
+    they pay, or when the seat can do nothing else); `params`: the judgements (None: the ruleset's)."""
+    appraiser = Appraiser(game.table, seat, params)
     kinds = searched(appraiser, {action["action"] for action in actions})
     return list(shortlisted(game.ruleset, appraiser, [action for action in actions if action["action"] in kinds]))
+
+
+def ruleset_knobs(ruleset: Ruleset) -> SearchParams:
+    """The search's knobs of the ruleset played (its `bots.search` parameters)."""
+    return ruleset.bots.search
 
 
 @dataclass(frozen=True)
@@ -90,10 +99,28 @@ class SearchParts:
     policy: PolicyFactory = HeuristicBot  # the bot's own decisions it did not plan
     evaluate: Evaluation = estimate  # a seat's expected final VP in a position
     shortlist: Shortlist = heuristic_shortlist  # the bot's own whole actions worth searching
+    # Where the numeric knobs come from, by the ruleset played (`ruleset_knobs`, or a tuner's fixed
+    # values); None: the options' own, as given
+    knobs: Callable[[Ruleset], SearchParams] | None = None
+
+
+def parts_with(params: BotParams, rollout: PolicyFactory | None = None) -> SearchParts:
+    """The search's parts playing with `params` instead of the ruleset's (a tuner's candidates);
+    `rollout`: the rollout policy (None: the heuristic bot with the same judgements)."""
+    heuristic = partial(HeuristicBot, params=params.heuristic)
+
+    def evaluate(game_or_view: Any, seat: int) -> float:
+        return estimate(game_or_view, seat, params.heuristic)
+
+    return SearchParts(rollout=rollout or heuristic, policy=heuristic, evaluate=evaluate,
+                       shortlist=partial(heuristic_shortlist, params=params.heuristic),
+                       knobs=lambda ruleset: params.search)
 
 
 METHODS = ("halving", "tree")
-ROLLOUTS = {"heuristic": 2, "greedy": 4}  # the rollout policies by name, and their rollouts' length
+DEFAULT_KNOBS = SearchParams()  # the defaults of the knobs, as a ruleset without `bots.search` has them
+# the rollout policies by name, and their rollouts' length by default (the ruleset's knobs set them)
+ROLLOUTS = {"heuristic": DEFAULT_KNOBS.heuristic_rollout, "greedy": DEFAULT_KNOBS.greedy_rollout}
 
 
 @dataclass(frozen=True)
@@ -102,10 +129,17 @@ class SearchOptions:
 
     budget: Budget
     settings: Settings = field(default_factory=lambda: Settings(rollout_moves=ROLLOUTS["heuristic"]))
-    value_scale: float = 10.0  # VP per unit of value: the tree's exploration constant is relative to it
+    value_scale: float = DEFAULT_KNOBS.value_scale  # VP per unit of value: the tree's exploration is relative to it
     method: str = "halving"  # one of METHODS
-    candidates: int = 5  # the halving search's own actions considered, best first
+    candidates: int = DEFAULT_KNOBS.candidates  # the halving search's own actions considered, best first
     rollouts: str = "heuristic"  # the rollout policy, one of ROLLOUTS
+
+    def tuned(self, knobs: SearchParams) -> SearchOptions:
+        """These options with the numeric knobs of `knobs` (the budget, method and rollout policy kept)."""
+        length = knobs.heuristic_rollout if self.rollouts == "heuristic" else knobs.greedy_rollout
+        settings = Settings(exploration=knobs.exploration, widening=knobs.widening,
+                            widening_power=knobs.widening_power, rollout_moves=length)
+        return replace(self, settings=settings, value_scale=knobs.value_scale, candidates=knobs.candidates)
 
 
 BUDGET_VARIABLE = "BRASS_SEARCH_BUDGET"  # the default options of `make_search_bot`, e.g. 50 or 2s
@@ -141,12 +175,16 @@ def _parse_budget(text: str) -> Budget:
                          f"({', '.join(METHODS)}) or a rollout policy ({', '.join(ROLLOUTS)}), not {text!r}") from None
 
 
-def make_search_bot(seed: int, options: str | None, greedy: PolicyFactory) -> SearchBot:
+def make_search_bot(seed: int, options: str | None, greedy: PolicyFactory,
+                    params: BotParams | None = None) -> SearchBot:
     """The search bot with `options` (`parse_options`; None: the environment's BRASS_SEARCH_BUDGET,
-    else DEFAULT_OPTIONS); `greedy` is the greedy bot (which lives in bots/ladder.py, which imports this)."""
+    else DEFAULT_OPTIONS); `greedy` is the greedy bot (which lives in bots/ladder.py, which imports this).
+    Its judgements and knobs are `params`, by default the parameters of the ruleset it plays."""
     chosen = parse_options(options or os.environ.get(BUDGET_VARIABLE) or DEFAULT_OPTIONS)
+    if params is not None:
+        return SearchBot(seed, chosen, parts_with(params, None if chosen.rollouts == "heuristic" else greedy))
     rollout = HeuristicBot if chosen.rollouts == "heuristic" else greedy
-    return SearchBot(seed, chosen, SearchParts(rollout=rollout))
+    return SearchBot(seed, chosen, SearchParts(rollout=rollout, knobs=ruleset_knobs))
 
 
 class SearchBot:
@@ -186,8 +224,9 @@ class SearchBot:
         return self.plan[index]
 
     def _search(self, view: SeatView) -> Decisions:
-        problem = BrassSearch(view, self.parts, self.options)
-        options = self.options
+        knobs = self.parts.knobs
+        options = self.options if knobs is None else self.options.tuned(knobs(view.ruleset))
+        problem = BrassSearch(view, self.parts, options)
         result: SearchResult[Decisions]
         if options.method == "halving":
             result = halving_search(problem, options.budget, self.rng, options.candidates, options.settings)

@@ -63,6 +63,7 @@ from interpreter.tools.authoring.command import add_commands as add_designer_com
 from interpreter.tools.authoring.command import strict_findings
 from interpreter.tools.cli.board import add_commands as board_commands
 from interpreter.tools.cli.report import report_commands
+from interpreter.tools.cli.tune import tune_commands
 from interpreter.tools.cli.verify import verify_commands
 from interpreter.tools.files.guards import ENGINE_SLIPS, forgiving_streams, move_problem, parse_action_text, slip_text
 from interpreter.tools.web import serve as web_app
@@ -174,9 +175,10 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     simulate.add_argument("--games", type=_positive, default=10, help="number of games (default 10)")
     simulate.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed + i")
-    simulate.add_argument("--bot", "--seats", dest="bot", default="random",
+    simulate.add_argument("--bot", "--seats", dest="bot", default=None,
                           help="a bot for every seat (random, greedy...), or one per seat: greedy,random,... "
-                               "(default random)")
+                               "(default heuristic with --against, each side with its ruleset's parameters; "
+                               "random otherwise)")
     simulate.add_argument("--json", action="store_true", help="print machine-readable JSON (reproducible)")
     simulate.add_argument("--timings", action="store_true", help="add seconds per game to --json")
     simulate.add_argument("--check", action="store_true", help="check the invariants after every decision")
@@ -264,6 +266,7 @@ def _parser() -> argparse.ArgumentParser:
 
     verify_commands(commands)
     report_commands(commands)  # brass report
+    tune_commands(commands)  # brass tune
     web_app.add_commands(commands)  # brass serve
     board_commands(commands)
     return parser

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the simulation is imported when the command runs, not with 
 __all__ = ["report_commands"]
 
 PLAYING = ("players", "games", "bot", "seed", "jobs")  # the options that say how to play the games
-DEFAULTS = {"players": 2, "games": 10, "bot": "random", "seed": 0, "jobs": 1}  # as `brass simulate`'s
+DEFAULTS = {"players": 2, "games": 10, "bot": "heuristic", "seed": 0, "jobs": 1}  # as `brass simulate --against`'s
 
 
 def report_commands(commands: Any) -> None:
@@ -49,7 +49,7 @@ def report_commands(commands: Any) -> None:
     playing.add_argument("--players", type=int, default=None, help="number of players (default 2)")
     playing.add_argument("--games", type=int, default=None, help="number of games (default 10)")
     playing.add_argument("--bot", "--seats", dest="bot", default=None,
-                         help="a bot for every seat, or one per seat: greedy,random (default random)")
+                         help="a bot for every seat, or one per seat: greedy,random (default heuristic)")
     playing.add_argument("--seed", type=int, default=None, help="seed of the first game (default 0)")
     playing.add_argument("--jobs", type=int, default=None, metavar="N",
                          help="play in N worker processes (0: one per core; default 1)")

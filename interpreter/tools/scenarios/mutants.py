@@ -16,7 +16,8 @@ testing"):
 - `choice`: every list of ids or numbers (a merchant's `buys`, an era list, a slot's
   industries) with one item removed.
 
-What cannot change a game is never mutated: `PRESENTATION_KEYS` and `PRESENTATION_PLACES`.
+What cannot change a game is never mutated: `PRESENTATION_KEYS` and `PRESENTATION_PLACES` (which
+include the bots' parameters).
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ PRESENTATION_KEYS = frozenset((
 # Presentation-only places by path pattern ("*": any key or index): where a key that matters
 # elsewhere only draws. `at:` of a location is its place on `brass board`'s picture, while `at:`
 # of a `consume` effect step says where the resource is taken (and is mutated).
-PRESENTATION_PLACES = (("locations", "*", "at"), ("links", "*", "at"), ("links", "*", "via"))
+# The bots' parameters (`bots:`) are no rule at all: nothing of the engine reads them, so a scenario
+# can never notice a change of one (each would survive as an equivalent).
+PRESENTATION_PLACES = (("locations", "*", "at"), ("links", "*", "at"), ("links", "*", "via"), ("bots",))
 
 # The twin of each operator (the mutant swaps an operator for its twin).
 OPERATOR_TWINS = {">=": ">", ">": ">=", "<=": "<", "<": "<=", "==": "!=", "!=": "==",

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from interpreter.ruleset.bot_params import BotParams
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import ruleset_from_document
 from interpreter.ruleset.model import Ruleset
@@ -38,6 +39,9 @@ class Batch:
     check: bool
     seeds: tuple[int, ...]
     rotate: bool = False  # seats rotated game by game (`simulate.seating`): the games of a comparison
+    # Per seat before any rotation, the parameters its bot judges with (a tuner's candidates, `tools.tune`);
+    # None: every bot judges with the ruleset's own.
+    params: tuple[BotParams, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,8 @@ def ruleset_for(key: str) -> Ruleset:
 
 def play_batch(batch: Batch, ruleset: Ruleset) -> list[GameRecord]:
     """Every game of the batch with `ruleset`, in seed order (InvariantViolation, with --check, stops it)."""
-    return [play_game(ruleset, batch.players, seed, seating(batch.bots, seed, batch.rotate), batch.check)
+    return [play_game(ruleset, batch.players, seed, seating(batch.bots, seed, batch.rotate), batch.check,
+                      params=None if batch.params is None else seating(batch.params, seed, batch.rotate))
             for seed in batch.seeds]
 
 

@@ -3,7 +3,10 @@
 
 With --against BASE, the output is the comparison (`simulate_compare`): each figure's mean
 under the variant and under the base, their paired difference with its 95% interval, the key
-figures' verdicts in words, and each side's win rate per seat.
+figures' verdicts in words, and each side's win rate per seat. A comparison plays the heuristic
+bot unless --bot says otherwise (random games say little about games people play), each side
+with its own ruleset's parameters; the output says where each side's came from, and warns when a
+ruleset plays with parameters tuned for another (docs/bots.md, "Tuning").
 """
 
 from __future__ import annotations
@@ -11,14 +14,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from interpreter.ruleset.errors import BrassError
-from interpreter.ruleset.loader import load_ruleset
+from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
+from interpreter.tools.bots.ladder import TUNABLE
 from interpreter.tools.simulate.compare import PRIMARY, compare, figure_keys, primary_differences
 from interpreter.tools.simulate.games import BotSpec, Summary, simulate
 from interpreter.tools.simulate.plot import check_plot_path, write_plot
@@ -27,10 +32,15 @@ from interpreter.tools.simulate.sequential import METHOD as SEQUENTIAL_METHOD
 from interpreter.tools.simulate.sequential import Decision, decide, describe
 from interpreter.tools.simulate.stats import decimals
 
+COMPARED_BOT = "heuristic"  # what --against plays unless --bot names another
+SINGLE_BOT = "random"  # what a run without --against plays: the engine's fuzzer
+
 
 def run_simulate(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset)
     _check_players(ruleset, args.players)
+    if args.bot is None:
+        args.bot = COMPARED_BOT if args.against is not None else SINGLE_BOT
     bot = bots_argument(args.bot, args.players)
     if args.plot is not None:
         check_plot_path(args.plot)  # a wrong name or no matplotlib: said before any game is played
@@ -43,19 +53,65 @@ def run_simulate(args: argparse.Namespace) -> int:
     if isinstance(played, int):
         return played  # interrupted; what was saved has been said
     result, against, sequential = played
+    sides = parameter_sources(args, ruleset, base, result.bots)
+    for side in sides.values():
+        if side.get("warning"):
+            print(f"warning: {side['warning']}", file=sys.stderr)
     if args.json:
         data = _json(result, against, args.timings, primary)
         if sequential is not None:
             data["comparison"]["sequential"] = sequential
+        if sides:
+            data["parameters"] = sides
         print(json.dumps(data, indent=2, sort_keys=False))
     elif against is None:
-        print_simulation(result)
+        print_simulation(result, sides)
     else:
-        print_comparison(compare(result, against, primary), result, sequential)
+        print_comparison(compare(result, against, primary), result, sequential, sides)
     if args.plot is not None:
         write_plot(args.plot, result, against)
         print(f"plots written to {args.plot}", file=sys.stderr)
     return 0
+
+
+def parameter_sources(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None,
+                      bots: list[str]) -> dict[str, dict[str, str]]:
+    """For each side ("variant", and "base" with --against) whose bots judge with parameters: the
+    ruleset, where its parameters came from (the file of its `bots:` section, or "defaults"), the
+    ruleset they were tuned for, and a warning when that is another one. Empty when no bot reads them."""
+    if not any(name.partition(":")[0] in TUNABLE for name in bots):
+        return {}
+    sides = {"variant": (ruleset, args.ruleset)}
+    if base is not None:
+        sides["base"] = (base, args.against)
+    return {side: _source(each, given) for side, (each, given) in sides.items()}
+
+
+def _source(ruleset: Ruleset, given: str) -> dict[str, str]:
+    """Where one ruleset's bot parameters came from. The defaults were tuned for the default ruleset;
+    a `bots:` section for the ruleset whose folder holds its file."""
+    document = ruleset.source
+    written = document is not None and isinstance(document.data, dict) and "bots" in document.data
+    where = document.pos(("bots",), key=True) if written and document is not None else None
+    if where is None:
+        source, tuned_for = "defaults", DEFAULT_RULESET
+    else:
+        folder = Path(where.file).resolve().parent
+        own = bool(ruleset.folders) and folder == Path(ruleset.folders[-1]).resolve()
+        source, tuned_for = where.file, ruleset.name if own else folder.name
+    found = {"ruleset": ruleset.name, "from": source, "tuned_for": tuned_for}
+    if tuned_for != ruleset.name:
+        found["warning"] = (f"{ruleset.name} plays with parameters tuned for {tuned_for}; run brass tune {given} "
+                            "for a fairer comparison")
+    return found
+
+
+def _parameters_line(sides: dict[str, dict[str, str]]) -> str:
+    """Where each side's parameters came from, in one line."""
+    said = [f"{side['ruleset']} from {side['from']}"
+            + ("" if side["tuned_for"] == side["ruleset"] else f" (tuned for {side['tuned_for']})")
+            for side in sides.values()]
+    return "parameters: " + "; ".join(said)
 
 
 def _json(result: Summary, against: Summary | None, timings: bool, primary: str) -> dict[str, Any]:
@@ -141,11 +197,13 @@ def _simulate_with_progress(ruleset: Ruleset, args: argparse.Namespace, bot: Bot
 
 # -- tables ----------------------------------------------------------------------------------------
 
-def print_simulation(result: Summary) -> None:
+def print_simulation(result: Summary, sides: dict[str, dict[str, str]] | None = None) -> None:
     """One run: VP and win rate per seat, and the length of a game."""
     stats = result.statistics(timings=True)
     console = Console()
     console.print(_title(result), highlight=False, soft_wrap=True)
+    if sides:
+        console.print(_parameters_line(sides), highlight=False, soft_wrap=True)
     seats = Table(box=None)
     for column in ("seat", "bot", "VP min", "VP mean", "VP max", "wins", "win rate (95% interval)"):
         seats.add_column(column, justify="left" if column == "bot" else "right")
@@ -173,7 +231,8 @@ def _title(result: Summary) -> str:
             f"{', seats rotated' if result.rotated else ''}{', invariants checked' if result.checked else ''}")
 
 
-def print_comparison(report: dict[str, Any], variant: Summary, sequential: dict[str, Any] | None = None) -> None:
+def print_comparison(report: dict[str, Any], variant: Summary, sequential: dict[str, Any] | None = None,
+                     sides: dict[str, dict[str, str]] | None = None) -> None:
     """A comparison: the figures with their differences and intervals, the verdicts, the seats."""
     console = Console()
     if sequential is not None:
@@ -186,6 +245,8 @@ def print_comparison(report: dict[str, Any], variant: Summary, sequential: dict[
                   f"{first}..{last} played with both, {variant.players} players, bots {','.join(variant.bots)}, "
                   "seats rotated so that each bot sits in each seat"
                   f"{', invariants checked' if variant.checked else ''}", highlight=False, soft_wrap=True)
+    if sides:
+        console.print(_parameters_line(sides), highlight=False, soft_wrap=True)
     console.print(_figures_table(report))
     console.print("difference: variant minus base, game by game over the same seeds, ± the half-width of "
                   "its 95% interval (paired t)", highlight=False, soft_wrap=True)

@@ -22,10 +22,11 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from interpreter.engine.game import Game
 from interpreter.engine.invariants import check_invariants
+from interpreter.ruleset.bot_params import BotParams
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.ladder import Bot, bot_seed, decide, deciding_seat, make_bot
@@ -33,6 +34,7 @@ from interpreter.tools.simulate.profile import Profile, RoundWatch, game_profile
 from interpreter.tools.simulate.stats import wilson
 
 BotSpec = str | Sequence[str]  # one bot name for every seat, or one per seat
+Seated = TypeVar("Seated")
 # Of the standings rows, what Summary and the comparison read.
 STATISTICS_COLUMNS = ("seat", "vp", "money", "income_position", "income_level")
 
@@ -197,7 +199,7 @@ def seat_bots(bot: BotSpec, players: int) -> list[str]:
     return names
 
 
-def seating(bots: Sequence[str], seed: int, rotate: bool) -> list[str]:
+def seating(bots: Sequence[Seated], seed: int, rotate: bool) -> list[Seated]:
     """The bot in each seat of the game with this seed: the list as given, or rotated by
     seed mod players, so that over any `players` games in a row each bot sits in each seat
     once. Keyed on the seed, not on the game's place in the run: a game still depends on its
@@ -207,12 +209,15 @@ def seating(bots: Sequence[str], seed: int, rotate: bool) -> list[str]:
 
 
 def play_game(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str], check: bool = False,
-              profile: bool = True) -> GameRecord:
+              profile: bool = True, params: Sequence[BotParams | None] | None = None) -> GameRecord:
     """Play one game between bots to the end; raise InvariantViolation on the first broken invariant.
-    `profile`: record the game's profile (`profile.py`; False only to measure what it costs)."""
+    `profile`: record the game's profile (`profile.py`; False only to measure what it costs).
+    `params`: per seat, the parameters its bot judges with (None: the ruleset's), a tuner's candidates."""
     start = time.perf_counter()
     game = Game.new(ruleset, players, seed)
-    seats: dict[int, Bot] = {s: make_bot(bots[s - 1], bot_seed(seed, s)) for s in range(1, players + 1)}
+    given = params or [None] * players
+    seats: dict[int, Bot] = {s: make_bot(bots[s - 1], bot_seed(seed, s), given[s - 1])
+                             for s in range(1, players + 1)}
     actions = decisions = 0
     counts: dict[str, int] = {}
     watch = RoundWatch(game) if profile else None

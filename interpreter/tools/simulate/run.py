@@ -241,19 +241,23 @@ def _cores() -> int:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, done: int = 0) -> Iterator[Callable[[int], None]]:
-    """A progress bar with the time left, on a terminal only; yields the function that advances it."""
+def progress_bar(total: int, done: int = 0,
+                 status: Callable[[], str] | None = None) -> Iterator[Callable[[int], None]]:
+    """A progress bar with the time left, on a terminal only; yields the function that advances it.
+    `status`, if given, is shown after the bar and read again at every advance (a tuner's best so far)."""
     if not sys.stderr.isatty():
         yield lambda count: None
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True)
-    task = bar.add_task("games", total=total, completed=done)
+    columns = [TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()]
+    if status is not None:
+        columns.append(TextColumn("{task.fields[status]}"))
+    bar = Progress(*columns, console=Console(stderr=True), transient=True)
+    task = bar.add_task("games", total=total, completed=done, status=status() if status else "")
     with bar:
-        yield lambda count: bar.advance(task, count)
+        yield lambda count: bar.update(task, advance=count, status=status() if status else "")
 
 
 def _summaries(plan: Plan, full: bool) -> tuple[Summary, Summary | None]:

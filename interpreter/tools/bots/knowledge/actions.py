@@ -8,20 +8,9 @@ from typing import Any
 from brass_dsl import Env
 from interpreter.engine.state import Card, PlacedTile
 from interpreter.engine.table import Table
+from interpreter.ruleset.bot_params import HeuristicParams
 from interpreter.ruleset.model import Slot
-from interpreter.tools.bots.knowledge.facts import (
-    ACTION_WORTH,
-    CARD_KEEP,
-    CARD_USES,
-    GLOUCESTER_DEVELOP,
-    LOAN_ACTIONS,
-    LOAN_BELOW,
-    LOAN_LOWEST_LEVEL,
-    REACH,
-    STUCK_BELOW,
-    WILD_KEEP,
-    scorings,
-)
+from interpreter.tools.bots.knowledge.facts import scorings
 from interpreter.tools.bots.knowledge.outlook import Outlook
 from interpreter.tools.bots.knowledge.roles import Role, roles
 
@@ -29,10 +18,12 @@ from interpreter.tools.bots.knowledge.roles import Role, roles
 
 class Appraiser:
     """Quick values of the parts of whole actions for the seat to move, in VP gained: what the bot
-    ranks every listed action by before it plays the best few out on a copy."""
+    ranks every listed action by before it plays the best few out on a copy. The judgements are
+    `params` (by default the ruleset's)."""
 
-    def __init__(self, table: Table, seat: int) -> None:
-        self.outlook = Outlook(table)
+    def __init__(self, table: Table, seat: int, params: HeuristicParams | None = None) -> None:
+        self.outlook = Outlook(table, params=params)
+        self.params = self.outlook.params
         self.table = table
         self.rs = table.ruleset
         self.me = table.player(seat)
@@ -63,7 +54,7 @@ class Appraiser:
         sold, money = self._market_sale(produces, cubes, location)
         probe = PlacedTile(me, spec, self.table.slots[slot_id], False, cubes - sold)
         chance, actions = out.prospects_at(spec, location, cubes - sold, me)
-        worth = chance * (spec.vp * scorings(self.table, probe) - actions * ACTION_WORTH)
+        worth = chance * (spec.vp * scorings(self.table, probe) - actions * self.params.action_worth)
         pending = self._pending
         if chance >= 1.0:  # flips at once: the marker moves now
             worth += out.spaces_worth(me, spec.income) + out.pending_worth(me, me.income_position + spec.income,
@@ -77,7 +68,7 @@ class Appraiser:
         if old is not None and old.owner is me:
             worth -= out.tile_and_income_worth(old)
         if location not in self._network:
-            worth += REACH
+            worth += self.params.reach
         had = me.mat_used.get(industry, 0)
         return worth + out.blocked(industry, had) - out.blocked(industry, had + 1)
 
@@ -111,7 +102,7 @@ class Appraiser:
         if found is None:
             out = self.outlook
             found = out.link_worth(link, self.me)
-            found += REACH * sum(1 for end in self.rs.links[link].ends
+            found += self.params.reach * sum(1 for end in self.rs.links[link].ends
                                  if end not in self._network and self.rs.locations[end].slots)
             found += self._connection_gain(link)
             self._link_cache[link] = found
@@ -159,7 +150,7 @@ class Appraiser:
         for step in merchant.beer_bonus:
             amount = next(iter(step.args.values()))(env) if step.args else 1
             total += {"gain_vp": float(amount), "gain_money": amount * self.rate,
-                      "advance_income": out.spaces_worth(self.me, amount)}.get(step.name, GLOUCESTER_DEVELOP)
+                      "advance_income": out.spaces_worth(self.me, amount)}.get(step.name, self.params.free_develop)
         return total
 
     def develop(self, industries: list[str]) -> float:
@@ -174,15 +165,16 @@ class Appraiser:
     def rescue_loan(self) -> bool:
         """Whether a seat that can pay for nothing (only a loan, a pass or a scout is possible) takes a
         loan: while the game has actions left to spend it, passing would waste every action to come."""
-        return self.outlook.phase.actions >= LOAN_ACTIONS
+        return self.outlook.phase.actions >= self.params.loan_actions
 
     def loan_sensible(self) -> bool:
         """Loans pay off only when money is short, income stays above a spiral of unpaid income,
         and there are actions left to spend the money; a richer seat would only pay interest."""
+        p = self.params
         level = self.table.income_level(self.me) - self.rs.economy.loan_income_levels
-        stuck = self.me.money < STUCK_BELOW
-        return (self.me.money < LOAN_BELOW and (level >= LOAN_LOWEST_LEVEL or stuck)
-                and self.outlook.phase.actions >= LOAN_ACTIONS)
+        stuck = self.me.money < p.stuck_below
+        return (self.me.money < p.loan_below and (level >= p.loan_lowest_level or stuck)
+                and self.outlook.phase.actions >= p.loan_actions)
 
     def loan(self) -> float:
         me, out = self.me, self.outlook
@@ -198,17 +190,23 @@ class Appraiser:
     # -- cards -----------------------------------------------------------------------------------
 
     def wild_keep(self) -> float:
-        return WILD_KEEP * min(1.0, max(0.0, self.outlook.phase.actions_era - 1) / 4)
+        return self.params.wild_keep * self._keep_left()
+
+    def _keep_left(self) -> float:
+        """The share of its worth a card kept keeps: less over the era's last actions (the action
+        being taken does not count), when there is little time left to use it."""
+        return min(1.0, max(0.0, self.outlook.phase.actions_era - 1) / self.params.card_fade_actions)
 
     def card_keep(self, card: Card, hand: list[Card]) -> float:
         """What keeping a card in hand is worth: wild cards most, then cards that allow good builds."""
-        left = min(1.0, max(0.0, self.outlook.phase.actions_era - 1) / 4)
+        left = self._keep_left()
         if card.wild:
             return self.wild_keep()
         uses = sum(1 for loc in (card.locations if card.kind == "location" else self._network)
                    for slot in self.rs.locations[loc].slots if self._fits(slot, card))
         twin = sum(1 for c in hand if c.face == card.face) > 1
-        return CARD_KEEP * min(uses, CARD_USES) * left * (0.5 if twin else 1.0)
+        p = self.params
+        return p.card_keep * min(uses, p.card_uses) * left * (p.twin_share if twin else 1.0)
 
     def _fits(self, slot: Slot, card: Card) -> bool:
         """A free slot where the seat could build one of the card's industries now."""
@@ -224,6 +222,9 @@ class Appraiser:
         """Questions inside effects: which tile gives a cube (one's own first: its flip pays the
         seat; the one closest to flipping), which tile to give up for unpaid income (the one worth
         least), which industry a free develop removes (the deadest, then the weakest)."""
+        # The 10 and the tenth of the tile's VP below order the answers (one's own tile before any
+        # other, whatever its cubes; of tiles about equally worth developing away, the weaker): a
+        # preference and a tie-break, never tuned, so not parameters (docs/bots.md#the-parameters).
         tiles = self.table.state.tiles
         tile = tiles.get(option) if isinstance(option, str) else None
         if key.startswith("shortfall/") and tile is not None:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.values import encode
 from interpreter.tools.bots.knowledge.actions import Appraiser
-from interpreter.tools.bots.knowledge.facts import PASS_WASTE
 from interpreter.tools.bots.knowledge.roles import (
     CARD,
     FLAG,
@@ -96,11 +95,11 @@ def _or(part: Any, name: str | None, default: Any) -> Any:
 
 def discard_gain(appraiser: Appraiser, kind: str) -> float:
     """What the cards discarded for this kind of action bring back: an action that takes wild cards
-    (a scout, R-SCOUT-01) is worth a kept wild card for each; a pass throws the action away (`PASS_WASTE`)."""
+    (a scout, R-SCOUT-01) is worth a kept wild card for each; a pass throws the action away (`pass_waste`)."""
     shape = roles(appraiser.rs).shape(kind)
     if shape.role is Role.HAND:
         return shape.wild_cards * appraiser.wild_keep()
-    return -PASS_WASTE if shape.role is Role.PASS else 0.0
+    return -appraiser.params.pass_waste if shape.role is Role.PASS else 0.0
 
 
 def answer_value(appraiser: Appraiser, question: dict[str, Any], option: Any) -> float:

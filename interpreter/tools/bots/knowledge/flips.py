@@ -9,26 +9,9 @@ from collections.abc import Iterable
 
 from interpreter.engine.state import PlacedTile, Player
 from interpreter.engine.table import Table
+from interpreter.ruleset.bot_params import HeuristicParams
 from interpreter.ruleset.model import TileSpec
-from interpreter.tools.bots.knowledge.facts import (
-    BEER_DEMAND,
-    BURNT_DEMAND,
-    DEMAND,
-    INFINITE,
-    LINK_DEMAND,
-    LONELY_COAL,
-    MISSING_LINK,
-    NO_BUYER,
-    OTHERS_BEER,
-    PER_CUBE,
-    PRODUCER_CHANCE,
-    SELL_CHANCE,
-    SHORT_OF_BEER,
-    Facts,
-    Phase,
-    facts,
-    phase_of,
-)
+from interpreter.tools.bots.knowledge.facts import INFINITE, Facts, Phase, facts, phase_of
 from interpreter.tools.bots.knowledge.roles import Role, roles
 
 SOLD = "sold"  # an industry's `flips`: its tiles flip when sold
@@ -36,11 +19,15 @@ SOLD = "sold"  # an industry's `flips`: its tiles flip when sold
 
 class Prospects:
     """The flip chances of one position's tiles; `extra_links` are lines taken as built by `owner`
-    (what a Network would add); `base` shares the lookups of the same position without them."""
+    (what a Network would add); `base` shares the lookups of the same position without them. The
+    judgements are `params`, by default those of the ruleset played (a base's: the same)."""
 
     def __init__(self, table: Table, extra_links: Iterable[str] = (), owner: int = 0,
-                 base: Prospects | None = None) -> None:
+                 base: Prospects | None = None, params: HeuristicParams | None = None) -> None:
         self.table = table
+        # bound once here: every judgement below is then one attribute read, as cheap as a constant was
+        self.params: HeuristicParams = (base.params if base is not None
+                                        else params if params is not None else table.ruleset.bots.heuristic)
         self.rs = table.ruleset
         self.state = table.state
         self.facts: Facts = facts(self.rs) if base is None else base.facts
@@ -78,20 +65,22 @@ class Prospects:
             demand = self._own_beer_need(owner)  # one's own beer is used first, the others' own beer first
             supply = float(self._own_cubes(produces, owner))
         share = min(1.0, demand / max(1.0, supply))
-        chance = PRODUCER_CHANCE * share * max(0.4, 1.0 - PER_CUBE * (cubes - 1))
+        p = self.params
+        chance = p.producer_chance * share * max(p.producer_floor, 1.0 - p.per_cube * (cubes - 1))
         resource = self.rs.resources.get(produces)
         if resource is not None and resource.market_access != "anywhere" and not self._has_link(location):
-            chance *= LONELY_COAL
+            chance *= p.unlinked_producer
         return chance, 0.0
 
     def _sale_prospects(self, spec: TileSpec, location: str, owner: Player) -> tuple[float, float]:
+        p = self.params
         missing = self.buyer_distance(spec.industry).get(location, INFINITE)
         if missing >= INFINITE:
-            return NO_BUYER, 1.0
-        chance = SELL_CHANCE * MISSING_LINK ** missing
+            return p.no_buyer, 1.0
+        chance = p.sell_chance * p.missing_link ** missing
         if self._sale_need(spec) > self._beer_for(owner):
-            chance *= SHORT_OF_BEER
-        actions = 1.0 + 0.5 * missing  # the sale, and the links someone still has to build
+            chance *= p.unsupplied_sale
+        actions = 1.0 + p.owner_link_share * missing  # the sale, and the links its owner still has to build
         return chance * min(1.0, self.phase.actions_era / actions), actions
 
     def _wanted(self, resource: str) -> tuple[float, float]:
@@ -102,11 +91,12 @@ class Prospects:
             supply = float(sum(t.cubes for t in self._producers(resource)))
             network = self.era.network
             link_use = max((o.needs.get(resource, 0) / max(1, o.links) for o in network), default=0)
+            p = self.params
             if self.rs.resources[resource].market is None:
-                demand = self._beer_need(None) + actions * BEER_DEMAND
+                demand = self._beer_need(None) + actions * p.unmarketed_demand
             else:
                 burnt = resource in roles(self.rs).consumed(Role.LINK)
-                demand = actions * ((BURNT_DEMAND if burnt else DEMAND) + LINK_DEMAND * link_use)
+                demand = actions * ((p.burnt_demand if burnt else p.demand) + p.link_demand * link_use)
             found = self._market[resource] = (supply, demand)
         return found
 
@@ -129,18 +119,18 @@ class Prospects:
         return sum(spec.needs.get(r, 0) for r in roles(self.rs).consumed(Role.SELL))
 
     def _own_beer_need(self, owner: Player) -> float:
-        mine = self._beer_need(owner)
-        return mine + OTHERS_BEER * (self._beer_need(None) - mine) \
-            + self.phase.actions_era * len(self.state.players) * BEER_DEMAND
+        mine, p = self._beer_need(owner), self.params
+        return mine + p.others_share * (self._beer_need(None) - mine) \
+            + self.phase.actions_era * len(self.state.players) * p.unmarketed_demand
 
     def _beer_for(self, owner: Player) -> float:
         """Barrels a seat can count on: its own, the merchants' and a share of the others'."""
-        barrels = 0.0
+        barrels, others = 0.0, self.params.others_share
         for tile in self.state.tiles.values():
             if not tile.flipped and tile.cubes and self.rs.industries[tile.spec.industry].produces is not None \
                     and self.rs.resources.get(self.rs.industries[tile.spec.industry].produces or "") is not None \
                     and self.rs.resources[self.rs.industries[tile.spec.industry].produces or ""].market is None:
-                barrels += tile.cubes * (1.0 if tile.owner is owner else OTHERS_BEER)
+                barrels += tile.cubes * (1.0 if tile.owner is owner else others)
         return barrels + sum(1 for m in self.state.merchants if m.has_beer)
 
     def _has_link(self, location: str) -> bool:

@@ -8,35 +8,19 @@ from collections.abc import Iterable, Mapping
 from brass_dsl import Env
 from interpreter.engine.state import PlacedTile, Player
 from interpreter.engine.table import Table
+from interpreter.ruleset.bot_params import HeuristicParams
 from interpreter.ruleset.model import TileSpec
-from interpreter.tools.bots.knowledge.facts import (
-    ACTION_WORTH,
-    DEAD_SOON_ACTIONS,
-    DEAD_TILE,
-    DEBT,
-    FREE_SLOT_ICONS,
-    LIQUID_ACTIONS,
-    LIQUID_UP_TO,
-    LIQUIDITY,
-    MONEY_FADES_WITHIN,
-    PENDING_INCOME,
-    REACH,
-    REACH_CAP,
-    SHORTFALL,
-    SPEND_PER_ACTION,
-    SURPLUS_SHARE,
-    VP_PER_POUND,
-    scorings,
-)
+from interpreter.tools.bots.knowledge.facts import scorings
 from interpreter.tools.bots.knowledge.flips import Prospects
 
 
 class Outlook(Prospects):
-    """One position judged for every seat (the flip chances are `Prospects`)."""
+    """One position judged for every seat (the flip chances are `Prospects`), with the judgements
+    `params` (by default the ruleset's: `Prospects`)."""
 
     def __init__(self, table: Table, extra_links: Iterable[str] = (), owner: int = 0,
-                 base: Outlook | None = None) -> None:
-        super().__init__(table, extra_links, owner, base)
+                 base: Outlook | None = None, params: HeuristicParams | None = None) -> None:
+        super().__init__(table, extra_links, owner, base, params)
         self._icons: dict[str, float] = {}
         self._blocked: dict[tuple[str, int], float] = {}
         phase = self.phase
@@ -44,36 +28,37 @@ class Outlook(Prospects):
 
     # -- money and income ------------------------------------------------------------------------
 
-    @staticmethod
-    def fade(actions: float) -> float:
+    def fade(self, actions: float) -> float:
         """The share of its worth £1 keeps with `actions` actions left to spend it."""
-        return max(0.0, min(1.0, actions / MONEY_FADES_WITHIN))
+        return max(0.0, min(1.0, actions / self.params.money_fades_within))
 
     def funds(self, player: Player) -> float:
         """Money in hand and the income still to come, in £ that can still be spent."""
         return player.money * self.fade(self.phase.actions) + self.table.income_level(player) * self.pay_factor
 
     def funds_worth(self, funds: float) -> float:
-        """Funds in VP: £ up to what the actions left can spend are worth VP_PER_POUND, £ beyond a
+        """Funds in VP: £ up to what the actions left can spend are worth `vp_per_pound`, £ beyond a
         share of it, and a debt more than its size."""
-        need = SPEND_PER_ACTION * self.phase.actions
+        p = self.params
+        need = p.spend_per_action * self.phase.actions
         if funds < 0:
-            return VP_PER_POUND * DEBT * funds
-        return VP_PER_POUND * (min(funds, need) + SURPLUS_SHARE * max(0.0, funds - need))
+            return p.vp_per_pound * p.debt * funds
+        return p.vp_per_pound * (min(funds, need) + p.surplus_share * max(0.0, funds - need))
 
     def _share(self, player: Player) -> float:
-        """The share of VP_PER_POUND the player's next £ is worth: less when rich (see `funds_worth`).
+        """The share of `vp_per_pound` the player's next £ is worth: less when rich (see `funds_worth`).
         A debt is not counted here: it would make a loan look cheap by making the income it takes
         away look dear to win back."""
-        return SURPLUS_SHARE if self.funds(player) >= SPEND_PER_ACTION * self.phase.actions else 1.0
+        p = self.params
+        return p.surplus_share if self.funds(player) >= p.spend_per_action * self.phase.actions else 1.0
 
     def rate(self, player: Player) -> float:
         """What the next £ in hand is worth to the player, in VP."""
-        return VP_PER_POUND * self._share(player) * self.fade(self.phase.actions)
+        return self.params.vp_per_pound * self._share(player) * self.fade(self.phase.actions)
 
     def level_worth(self, player: Player) -> float:
         """What one more income level is worth to the player, in VP."""
-        return VP_PER_POUND * self._share(player) * self.pay_factor
+        return self.params.vp_per_pound * self._share(player) * self.pay_factor
 
     def spaces_worth(self, player: Player, spaces: float, position: float | None = None) -> float:
         """What moving the income marker up `spaces` spaces from `position` (by default where it
@@ -98,7 +83,7 @@ class Outlook(Prospects):
         """The income still to come from tiles to flip, valued together (one tile's spaces are worth
         fewer levels once another one has moved the marker up)."""
         pending = self.pending_spaces(player) if pending is None else pending
-        return PENDING_INCOME * self.spaces_worth(player, pending, position)
+        return self.params.pending_income * self.spaces_worth(player, pending, position)
 
     # -- will a tile flip? -----------------------------------------------------------------------
     # -- what will be scored ---------------------------------------------------------------------
@@ -110,12 +95,13 @@ class Outlook(Prospects):
         if tile.flipped:
             return float(vp)
         chance, actions = self.prospects(tile)
-        return chance * (vp - actions * ACTION_WORTH)
+        return chance * (vp - actions * self.params.action_worth)
 
     def tile_and_income_worth(self, tile: PlacedTile) -> float:
         """A tile's worth with its own income, as if it were the only one to flip."""
         chance = self.flip_chance(tile) if not tile.flipped else 0.0
-        return self.tile_worth(tile) + PENDING_INCOME * chance * self.spaces_worth(tile.owner, tile.spec.income)
+        income = self.params.pending_income * chance * self.spaces_worth(tile.owner, tile.spec.income)
+        return self.tile_worth(tile) + income
 
     def icons_expected(self, location: str) -> float:
         """Link icons the location is expected to show when this era's links are scored."""
@@ -126,7 +112,7 @@ class Outlook(Prospects):
             for slot in spot.slots:
                 tile = self.state.tiles.get(slot.id)
                 if tile is None:
-                    icons += FREE_SLOT_ICONS * self.phase.era_left
+                    icons += self.params.free_slot_icons * self.phase.era_left
                 else:
                     icons += tile.spec.link_icons * self.flip_chance(tile)
             found = self._icons[location] = icons
@@ -150,7 +136,8 @@ class Outlook(Prospects):
         tiles = self.state.tiles
         free = sum(1 for loc in self.network_of(player)
                    if any(s.id not in tiles for s in self.rs.locations[loc].slots))
-        return REACH * min(free, REACH_CAP) * min(1.0, self.phase.actions / 8)
+        p = self.params
+        return p.reach * min(free, p.reach_cap) * min(1.0, self.phase.actions / p.reach_actions)
 
     # -- the mat ---------------------------------------------------------------------------------
 
@@ -161,7 +148,7 @@ class Outlook(Prospects):
         if not any(e in spec.eras for e in eras):
             return 1.0
         if len(eras) > 1 and not any(e in spec.eras for e in eras[1:]):
-            return max(0.0, 1.0 - self.phase.actions_era / DEAD_SOON_ACTIONS)
+            return max(0.0, 1.0 - self.phase.actions_era / self.params.dead_soon_actions)
         return 0.0
 
     def mat_worth(self, player: Player, used: Mapping[str, int] | None = None) -> float:
@@ -174,7 +161,8 @@ class Outlook(Prospects):
         key = (industry, used)
         found = self._blocked.get(key)
         if found is None:
-            keen = min(1.0, self.phase.actions / 6)  # at the very end nothing more will be built anyway
+            p = self.params
+            keen = min(1.0, self.phase.actions / p.mat_fade_actions)  # at the very end nothing more is built anyway
             found, blocked = 0.0, 0.0
             for spec in self.table.mat_stack(industry)[used:]:
                 dead = self.deadness(spec)
@@ -183,7 +171,7 @@ class Outlook(Prospects):
                     break
                 if not spec.develop:
                     break  # a lightbulb tile: developing cannot get past it
-                blocked += dead * DEAD_TILE * keen
+                blocked += dead * p.dead_tile * keen
             self._blocked[key] = found
         return found
 
@@ -201,14 +189,15 @@ class Outlook(Prospects):
 
     def liquidity(self, money: float) -> float:
         """What money in hand is worth beyond its worth as funds: the means to act now."""
-        return LIQUIDITY * min(max(0.0, money), LIQUID_UP_TO) * min(1.0, self.phase.actions / LIQUID_ACTIONS)
+        p = self.params
+        return p.liquidity * min(max(0.0, money), p.liquid_up_to) * min(1.0, self.phase.actions / p.liquid_actions)
 
     def shortfall(self, player: Player) -> float:
         """The £ of the next negative income the player could not pay, in VP (a shortfall removes
         tiles, R-SHORT-01)."""
         if self.phase.payments <= 0:
             return 0.0
-        return SHORTFALL * max(0, -self.table.income_level(player) - player.money)
+        return self.params.shortfall * max(0, -self.table.income_level(player) - player.money)
 
     def awards(self, player: Player) -> float:
         """What the game's end awards beyond the eras' scoring (the Introductory Game: money,

@@ -1,0 +1,151 @@
+"""A tuning run's file (--out): JSON lines, written as the run goes, read back by --resume.
+
+    {"tune": 1, "ruleset": …, "fingerprint": …, "players": 4, "seed": 0, …}   the header: what the run is
+    {"generation": 3, "candidate": 1, "margins": [4.3, -2.0, …], "seconds": 10.2}   one judged candidate
+    {"verdict": 900017, "margin": 3.7, "vp": 61, "others": 57.3, "seconds": 2.4}   one game of the verdict
+
+A line is written whole as soon as its games are in, Ctrl-C deferred while it is written, so an
+interrupted run loses at most the candidate whose games were being played. The header must match
+the run being resumed (ruleset, players, seed, candidates, rounds, the space and the starting
+parameters): a resumed run replays the same search.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from interpreter.ruleset.errors import BrassError
+from interpreter.tools.simulate.pool import sigint_replaced
+
+FORMAT = 1
+
+
+class CheckpointError(BrassError):
+    """A tuning file that cannot be resumed or written."""
+
+
+@dataclass
+class Saved:
+    """What a tuning file holds besides its header."""
+
+    # (generation, candidate) → its score: the mean margin less its standard error, so that a candidate
+    # that was merely lucky in a few games seldom looks better than the best (`evolve`)
+    scores: dict[tuple[int, int], float] = field(default_factory=dict)
+    games: int = 0  # tuning games played
+    seconds: float = 0.0  # their time, summed over the games (CPU time, whatever the workers)
+    verdict: dict[int, dict[str, float]] = field(default_factory=dict)  # seed → the game's line
+    margins: list[float] = field(default_factory=list)  # every tuning game's margin, for their spread
+
+    def add(self, line: dict[str, Any]) -> None:
+        if "verdict" in line:  # the numbers the verdict reads, checked now: a damaged line is named at its line
+            self.verdict[int(line["verdict"])] = {key: float(line[key]) for key in ("margin", "vp", "others")}
+            return
+        margins = [float(m) for m in line["margins"]]
+        self.scores[(int(line["generation"]), int(line["candidate"]))] = cautious_mean(margins)
+        self.margins += margins
+        self.games += len(margins)
+        self.seconds += float(line["seconds"])
+
+    def spread(self) -> float | None:
+        """The standard deviation of a tuning game's margin (None under two games)."""
+        count = len(self.margins)
+        if count < 2:
+            return None
+        mean = sum(self.margins) / count
+        return math.sqrt(sum((m - mean) ** 2 for m in self.margins) / (count - 1))
+
+
+def cautious_mean(margins: list[float]) -> float:
+    """The mean less its standard error (the sample's; 0 for a single game)."""
+    count = len(margins)
+    mean = sum(margins) / count
+    if count < 2:
+        return mean
+    spread = math.sqrt(sum((m - mean) ** 2 for m in margins) / (count - 1) / count)
+    return mean - spread
+
+
+def open_run(path: Path, header: dict[str, Any], resume: bool) -> Saved:
+    """What the file holds of this run (nothing for a new one); CheckpointError if it holds another
+    run, a broken line, or is missing on --resume / present without it."""
+    if not resume:
+        if path.exists() and path.stat().st_size > 0:
+            raise CheckpointError(f"{path} already holds a tuning run: give --resume to continue it, or "
+                                  "another --out")
+        _append(path, header)
+        return Saved()
+    if not path.exists():
+        raise CheckpointError(f"{path}: no such file to resume (--resume continues the run saved in --out)")
+    lines = list(_read(path))
+    if not lines:
+        raise CheckpointError(f"{path}: empty; it holds no tuning run to resume")
+    _check_header(path, lines[0], header)
+    saved = Saved()
+    for number, line in lines[1:]:
+        try:
+            saved.add(line)
+        except (KeyError, TypeError, ValueError, ZeroDivisionError) as error:
+            raise CheckpointError(f"{path}:{number}: not a line of a tuning run ({error!r})") from None
+    return saved
+
+
+def _read(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CheckpointError(f"{path}: cannot be read ({error})") from None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise CheckpointError(f"{path}:{number}: not JSON ({error.msg}, column {error.colno}); the file "
+                                  "is damaged") from None
+        if not isinstance(line, dict):
+            raise CheckpointError(f"{path}:{number}: a line of a tuning run is a JSON object")
+        yield number, line
+
+
+def _check_header(path: Path, found: tuple[int, dict[str, Any]], header: dict[str, Any]) -> None:
+    number, line = found
+    if line.get("tune") != FORMAT:
+        raise CheckpointError(f"{path}:{number}: not the file of a tuning run (its first line has no "
+                              f'"tune": {FORMAT})')
+    differ = [key for key in header if line.get(key) != header[key]]
+    if differ:
+        said = "; ".join(f"{key} {line.get(key)!r} in the file, {header[key]!r} now" for key in differ[:3])
+        raise CheckpointError(f"{path}:{number}: the file holds another tuning run ({said}); give the same "
+                              "ruleset and options to resume it, or another --out")
+
+
+class Writer:
+    """Appends lines to the tuning file, each whole (Ctrl-C waits until it is written)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def write(self, line: dict[str, Any]) -> None:
+        pressed: list[int] = []
+        with sigint_replaced(lambda number, frame: pressed.append(number)):
+            _append(self.path, line)
+        if pressed:
+            raise KeyboardInterrupt
+
+
+def _append(path: Path, line: dict[str, Any]) -> None:
+    try:
+        with path.open("a", encoding="utf-8") as out:
+            _line(out, line)
+    except OSError as error:
+        raise CheckpointError(f"{path}: cannot be written ({error.strerror or error})") from None
+
+
+def _line(out: TextIO, line: dict[str, Any]) -> None:
+    out.write(json.dumps(line, separators=(",", ":")) + "\n")
+    out.flush()

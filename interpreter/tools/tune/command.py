@@ -1,0 +1,233 @@
+"""`brass tune RULESET`: the run from its options to its output (docs/bots.md, "Tuning").
+
+    brass tune lancashire --players 4 --budget 20m --jobs 2 --out lancashire-4p.jsonl
+    brass tune my-variant --players 3 --budget 40games --seed 2 --write
+
+The budget is CPU time (`90s`, `20m`, `1.5h`: the games' own time, summed over the workers) or a
+number of tuning games (`40games`: the same parameters for the same seed on every machine). A
+generation starts only while the budget is not spent (the first always does); the verdict's games
+come on top. Ctrl-C stops the run after saying what is saved; --resume continues it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from interpreter.ruleset.bot_params import BotParams, HeuristicParams, to_data
+from interpreter.ruleset.errors import BrassError
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.ruleset.model import Ruleset
+from interpreter.tools.cluster.ray_connect import RayFailed, check_address
+from interpreter.tools.simulate.batch import Batch, shipment
+from interpreter.tools.simulate.games import GameRecord
+from interpreter.tools.simulate.pool import WorkersFailed
+from interpreter.tools.simulate.run import progress_bar
+from interpreter.tools.tune.checkpoint import FORMAT, Saved, Writer, open_run
+from interpreter.tools.tune.evolve import Settings, State, candidates, replay
+from interpreter.tools.tune.play import Where, batches, margin, play, size_for
+from interpreter.tools.tune.space import Space
+from interpreter.tools.tune.verdict import Verdict, verdict, verdict_text
+from interpreter.tools.tune.written import bots_yaml, write_bots
+
+INTERRUPTED_STATUS = 130
+UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much tuning: a number of games, or seconds of the games' time."""
+
+    amount: float
+    games: bool
+
+    def spent(self, saved: Saved) -> bool:
+        return (saved.games if self.games else saved.seconds) >= self.amount
+
+
+def parse_budget(text: str) -> Budget:
+    """`40games`, `90s`, `20m`, `1.5h`; BrassError otherwise."""
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(games?|[smh])\s*", text)
+    if found is None or float(found.group(1)) <= 0:
+        raise BrassError(f"--budget {text!r}: give a time (90s, 20m, 1.5h) or a number of games (40games), "
+                         "more than 0")
+    amount, unit = float(found.group(1)), found.group(2)
+    return Budget(amount, True) if unit.startswith("game") else Budget(amount * UNITS[unit], False)
+
+
+@dataclass
+class Run:
+    """A tuning run as it goes."""
+
+    ruleset: Ruleset
+    settings: Settings
+    space: Space
+    start: BotParams
+    where: Where
+    writer: Writer
+    saved: Saved
+    state: State
+
+    def params(self, point: list[float]) -> BotParams:
+        return replace(self.start, heuristic=self.space.params(self.start.heuristic, point))
+
+    @property
+    def key(self) -> str:
+        return shipment(self.ruleset).fingerprint
+
+
+def run_tune(args: argparse.Namespace) -> int:
+    budget = parse_budget(args.budget)
+    ruleset = load_ruleset(args.ruleset)
+    if args.players not in ruleset.players:
+        raise BrassError(f"{ruleset.title} is played by {', '.join(map(str, ruleset.players))} players, "
+                         f"not {args.players}")
+    run = _open(args, ruleset)
+    try:
+        _tune(run, budget)
+        found = _verdict(run, args.verdict_games) if run.state.taken else None
+    except KeyboardInterrupt:
+        print(f"interrupted; {run.saved.games} tuning game(s) and {len(run.saved.verdict)} verdict game(s) are "
+              f"saved in {run.writer.path}: rerun with --resume to continue", file=sys.stderr)
+        return INTERRUPTED_STATUS
+    except (WorkersFailed, RayFailed) as error:
+        raise BrassError(f"{error}; what was judged is saved in {run.writer.path} (--resume)") from None
+    _report(args, run, found)
+    return 0
+
+
+def _open(args: argparse.Namespace, ruleset: Ruleset) -> Run:
+    if args.jobs < 0:
+        raise BrassError(f"--jobs is a number of worker processes (0: one per core), not {args.jobs}")
+    if args.ray is not None and args.jobs != 1:
+        raise BrassError("give --jobs (worker processes on this machine) or --ray (Ray decides), not both")
+    if args.ray:
+        check_address(args.ray, "ruleset")
+    settings = Settings(args.players, args.seed, args.candidates, args.rounds)
+    start = ruleset.bots
+    space = Space.around(start.heuristic)
+    path = Path(args.out or f"tune-{ruleset.name}-{args.players}p-seed{args.seed}.jsonl")
+    header = {"tune": FORMAT, "ruleset": ruleset.name, "fingerprint": shipment(ruleset).fingerprint,
+              "players": settings.players, "seed": settings.seed, "candidates": settings.candidates,
+              "rounds": settings.rounds, "space": space.to_dict(),
+              "start": to_data(start, changed_only=False)["heuristic"]}
+    saved = open_run(path, header, args.resume)
+    state = replay(settings, space.point(start.heuristic), saved.scores)
+    jobs = args.jobs or len(os.sched_getaffinity(0))
+    return Run(ruleset, settings, space, start, Where(jobs, args.ray), Writer(path), saved, state)
+
+
+def _tune(run: Run, budget: Budget) -> None:
+    """Generations until the budget is spent (the first one always), each candidate saved when judged."""
+    settings = run.settings
+    while (run.state.generation == 0 or not budget.spent(run.saved)) \
+            and run.state.generation < settings.max_generations():
+        _generation(run, budget)
+        _say_generation(run.state)
+
+
+def _generation(run: Run, budget: Budget) -> None:
+    settings, state = run.settings, run.state
+    points = candidates(settings, state)
+    seeds = list(settings.seeds(state.generation))
+    best = run.params(state.best)
+    todo = [i for i in range(settings.candidates) if (state.generation, i) not in run.saved.scores]
+    size = size_for(len(todo) * len(seeds), run.where)
+    owner: dict[int, int] = {}
+    all_batches: list[Batch] = []
+    for index in todo:
+        for batch in batches(run.key, settings.players, run.params(points[index]), best, seeds, size):
+            owner[id(batch)] = index
+            all_batches.append(batch)
+    done: dict[int, list[GameRecord]] = {i: [] for i in todo}
+    status = _status(run, budget)
+    with progress_bar(len(todo) * len(seeds), status=lambda: status) as advance:
+        for batch, records in play(run.ruleset, all_batches, run.where):
+            index = owner[id(batch)]
+            done[index] += records
+            advance(len(records))
+            if len(done[index]) == len(seeds):
+                _judged(run, state.generation, index, done[index])
+    run.state = replay(settings, run.space.point(run.start.heuristic), run.saved.scores)
+
+
+def _judged(run: Run, generation: int, index: int, records: list[GameRecord]) -> None:
+    margins = [margin(r, run.settings.players) for r in sorted(records, key=lambda r: r.seed)]
+    line = {"generation": generation, "candidate": index, "margins": [round(m.margin, 4) for m in margins],
+            "seconds": round(sum(m.seconds for m in margins), 3)}
+    run.writer.write(line)
+    run.saved.add(line)
+
+
+def _status(run: Run, budget: Budget) -> str:
+    """The progress bar's words: the generation (of how many, for a budget in games) and the best so far."""
+    state = run.state
+    of = f" of {max(1, math.ceil(budget.amount / run.settings.games_per_generation))}" if budget.games else ""
+    last = "" if state.last is None else f", last winner {state.last:+.1f} VP a game"
+    return f"generation {state.generation + 1}{of}: {state.taken} step(s) taken{last}, step size {state.sigma:.2f}"
+
+
+def _say_generation(state: State) -> None:
+    generation, score, taken = state.history[-1]
+    print(f"generation {generation + 1}: best candidate {score:+.2f} VP a game (mean less its error) against the "
+          "best so far: "
+          f"{'taken' if taken else 'kept the best'} (step size now {state.sigma:.3f})", file=sys.stderr)
+
+
+def _verdict(run: Run, games: int) -> Verdict:
+    """The verdict's games still to play, played and saved one batch at a time; the verdict of all."""
+    tuned = run.params(run.state.best)
+    seeds = [s for s in run.settings.verdict_seeds(games) if s not in run.saved.verdict]
+    todo = batches(run.key, run.settings.players, tuned, run.start, seeds, size_for(len(seeds), run.where)) \
+        if seeds else []
+    with progress_bar(games, games - len(seeds), status=lambda: "verdict: tuned against starting") as advance:
+        for _, records in play(run.ruleset, todo, run.where):
+            for record in records:
+                game = margin(record, run.settings.players)
+                line = {"verdict": game.seed, "margin": round(game.margin, 4), "vp": game.vp,
+                        "others": round(game.others, 4), "seconds": round(game.seconds, 3)}
+                run.writer.write(line)
+                run.saved.add(line)
+            advance(len(records))
+    lines = [run.saved.verdict[s] for s in run.settings.verdict_seeds(games)]
+    return verdict([x["margin"] for x in lines], [x["vp"] for x in lines], [x["others"] for x in lines])
+
+
+def _report(args: argparse.Namespace, run: Run, found: Verdict | None) -> None:
+    tuned = run.params(run.state.best)
+    print(f"{run.ruleset.name}, {run.settings.players} players, seed {run.settings.seed}: "
+          f"{run.state.generation} generation(s) of {run.settings.candidates} candidates, {run.saved.games} "
+          f"tuning games, {run.saved.seconds / 60:.1f} minutes of play (the games' time, summed over the workers); "
+          f"{run.state.taken} step(s) taken")
+    spread = run.saved.spread()
+    if spread is not None:
+        per = run.settings.games_per_candidate
+        print(f"a game's margin (the seat under test's VP minus the others' mean) varied with a standard deviation "
+              f"of {spread:.1f} VP: {per} games measure a candidate's mean margin to about "
+              f"±{spread / per ** 0.5:.1f} VP")
+    if found is None:
+        print("no candidate beat the starting parameters: they are kept, and no verdict is played (it would "
+              "compare them with themselves); a larger budget or --rounds judges candidates more surely")
+        return
+    print(f"{verdict_text(found.wins, found.games)}; the tuned seat scored {found.tuned_vp:.1f} VP a game, "
+          f"a seat with the starting parameters {found.others_vp:.1f}: "
+          + ("the tuned parameters are better" if found.better else "not shown better (the interval holds 50 %)"))
+    for line in _changes(run.start.heuristic, tuned.heuristic):
+        print(f"  {line}")
+    if args.write:
+        target = write_bots(run.ruleset, tuned)
+        print(f"wrote {target}")
+    else:
+        print("\n# the parameters, to paste into the ruleset's bots.yaml:")
+        print(bots_yaml(tuned), end="")
+
+
+def _changes(before: HeuristicParams, after: HeuristicParams) -> list[str]:
+    old, new = to_data(BotParams(before), changed_only=False), to_data(BotParams(after), changed_only=False)
+    return [f"{name}: {value} → {new['heuristic'][name]}" for name, value in old["heuristic"].items()
+            if new["heuristic"][name] != value]

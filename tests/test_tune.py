@@ -1,0 +1,233 @@
+"""`brass tune` (interpreter/tools/tune/): the same seed and budget in games give the same search
+and parameters; an interrupted run resumed ends as an uninterrupted one; the verdict's words; bad
+input is one located line. And `simulate --against`, which plays the tuned bots: the heuristic by
+default, each side's parameters named, a warning when a ruleset plays with another's."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from interpreter.ruleset.bot_params import HeuristicParams
+from interpreter.ruleset.errors import BrassError
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.tools.cli.main import main
+from interpreter.tools.tune import checkpoint
+from interpreter.tools.tune.command import Budget, parse_budget
+from interpreter.tools.tune.evolve import START_SIGMA, Settings, State, advance, candidates, replay
+from interpreter.tools.tune.verdict import verdict, verdict_text
+
+# Two generations of two candidates, one game per seat each (2 players): 8 tuning games, 2 verdict games.
+TINY = ["birmingham-intro", "--players", "2", "--budget", "8games", "--candidates", "2", "--rounds", "1",
+        "--verdict-games", "2", "--seed", "3"]
+
+
+def searched(path: Path) -> list[dict]:
+    """The run file without its clock readings: what the search did."""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    return [{k: v for k, v in line.items() if k != "seconds"} for line in lines]
+
+
+def result(out: str) -> str:
+    """The output after its first line (which says how long the games took)."""
+    return out.split("\n", 1)[1]
+
+
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """One run of TINY, shared by the tests that compare with it."""
+    path = tmp_path_factory.mktemp("tune") / "run.jsonl"
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["tune", *TINY, "--out", str(path)]) == 0
+    return path, buffer.getvalue()
+
+
+def test_a_run_file_holds_each_judged_candidate_and_verdict_game(first_run: tuple[Path, str]) -> None:
+    path, out = first_run
+    lines = searched(path)
+    assert lines[0]["tune"] == 1 and lines[0]["ruleset"] == "birmingham-intro" and lines[0]["players"] == 2
+    judged = [(line["generation"], line["candidate"]) for line in lines if "generation" in line]
+    assert judged == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert all(len(line["margins"]) == 2 for line in lines if "generation" in line)  # one game per seat
+    assert [line["verdict"] for line in lines if "verdict" in line] == [3_900_000, 3_900_001]  # fresh seeds
+    assert "2 generation(s) of 2 candidates, 8 tuning games" in out
+    assert "tuned beats the starting parameters in " in out and "bots:" in out
+
+
+def test_the_same_seed_and_budget_give_the_same_search_and_parameters(run, tmp_path: Path,
+                                                                     first_run: tuple[Path, str]) -> None:
+    path, out = first_run
+    status, again, err = run("tune", *TINY, "--out", str(tmp_path / "again.jsonl"))
+    assert status == 0, err
+    assert searched(tmp_path / "again.jsonl") == searched(path)
+    assert result(again) == result(out)
+
+
+def test_an_interrupted_run_resumed_ends_as_an_uninterrupted_one(run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 first_run: tuple[Path, str]) -> None:
+    path, out = first_run
+    target = tmp_path / "cut.jsonl"
+    write = checkpoint.Writer.write
+    written: list[int] = []
+
+    def ctrl_c_after_three(self: checkpoint.Writer, line: dict) -> None:
+        write(self, line)
+        written.append(1)
+        if len(written) == 3:  # mid-way through the second generation
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(checkpoint.Writer, "write", ctrl_c_after_three)
+    status, _, err = run("tune", *TINY, "--out", str(target))
+    assert status == 130 and "rerun with --resume" in err and f"saved in {target}" in err
+    assert len(target.read_text().splitlines()) == 4  # the header and three judged candidates
+    monkeypatch.setattr(checkpoint.Writer, "write", write)
+    status, resumed, err = run("tune", *TINY, "--out", str(target), "--resume")
+    assert status == 0, err
+    assert searched(target) == searched(path)
+    assert result(resumed) == result(out)
+
+
+def test_the_verdict_in_words_with_wilsons_interval() -> None:
+    assert verdict_text(71, 100) == "tuned beats the starting parameters in 71 of 100 games (Wilson 61–79 %)"
+    assert verdict_text(2.5, 4) == "tuned beats the starting parameters in 2.5 of 4 games (Wilson 22–91 %)"
+    found = verdict([3.0, 0.0, -1.0, 5.5], [60, 50, 49, 70], [57, 50, 50, 64.5])
+    assert (found.games, found.wins, found.tuned_vp, found.others_vp) == (4, 2.5, 57.25, 55.375)
+    assert not found.better  # 2.5 of 4: the interval holds 50 %
+    assert verdict([1.0] * 20, [60] * 20, [50] * 20).better
+
+
+def test_a_winner_above_zero_is_taken_and_the_step_grows_else_it_shrinks() -> None:
+    settings = Settings(players=2, seed=0, candidates=2, rounds=1)
+    start = State([0.5, 0.5])
+    points = candidates(settings, start)
+    taken = advance(settings, start, [-1.0, 2.0])
+    assert taken.best == points[1] and taken.sigma == pytest.approx(START_SIGMA * 1.25) and taken.taken == 1
+    kept = advance(settings, start, [-1.0, 0.0])
+    assert kept.best == [0.5, 0.5] and kept.sigma == pytest.approx(START_SIGMA * 0.8) and kept.taken == 0
+    # A generation half judged is not replayed: the run continues it.
+    assert replay(settings, [0.5, 0.5], {(0, 0): -1.0, (0, 1): 2.0, (1, 0): 4.0}).generation == 1
+
+
+def test_a_budget_in_games_or_time() -> None:
+    assert parse_budget("40games") == Budget(40, True)
+    assert parse_budget("20m") == Budget(1200, False)
+    assert parse_budget("1.5h") == Budget(5400, False)
+    assert parse_budget("90s") == Budget(90, False)
+    for bad in ("soon", "0games", "20 minutes", "-5m"):
+        with pytest.raises(BrassError, match="give a time"):
+            parse_budget(bad)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["no-such-ruleset"], "no-such-ruleset"),
+    (["birmingham-intro", "--budget", "soon"], "--budget 'soon': give a time (90s, 20m, 1.5h) or a number of games"),
+    (["birmingham-intro", "--players", "5"], "is played by 2, 3, 4 players, not 5"),
+    (["birmingham-intro", "--jobs", "2", "--ray"], "give --jobs (worker processes on this machine) or --ray"),
+    (["birmingham-intro", "--resume", "--out", "{folder}/none.jsonl"], "none.jsonl: no such file to resume"),
+])
+def test_bad_input_is_one_line(run, tmp_path: Path, args: list[str], said: str) -> None:
+    status, _, err = run("tune", *[a.replace("{folder}", str(tmp_path)) for a in args])
+    assert status != 0 and said.replace("{folder}", str(tmp_path)) in err
+    assert "Traceback" not in err
+
+
+def test_a_damaged_or_foreign_run_file_is_refused_at_its_line(run, tmp_path: Path,
+                                                               first_run: tuple[Path, str]) -> None:
+    path, _ = first_run
+    lines = path.read_text().splitlines()
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text("\n".join([lines[0], lines[1][:20], *lines[2:]]) + "\n")
+    status, _, err = run("tune", *TINY, "--out", str(damaged), "--resume")
+    assert status != 0 and f"{damaged}:2: not JSON" in err
+    foreign = tmp_path / "foreign.jsonl"
+    foreign.write_text(lines[0].replace('"seed":3', '"seed":4') + "\n")
+    status, _, err = run("tune", *TINY, "--out", str(foreign), "--resume")
+    assert status != 0 and f"{foreign}:1: the file holds another tuning run (seed 4 in the file, 3 now)" in err
+    stranger = tmp_path / "stranger.jsonl"
+    stranger.write_text('{"ruleset": "birmingham-intro"}\n')
+    status, _, err = run("tune", *TINY, "--out", str(stranger), "--resume")
+    assert status != 0 and f"{stranger}:1: not the file of a tuning run" in err
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(lines[0] + '\n{"verdict": 3900000, "vp": 50}\n')
+    status, _, err = run("tune", *TINY, "--out", str(broken), "--resume")
+    assert status != 0 and f"{broken}:2: not a line of a tuning run (KeyError('margin'))" in err
+    status, _, err = run("tune", *TINY, "--out", str(path))  # without --resume
+    assert status != 0 and "already holds a tuning run: give --resume to continue it" in err
+
+
+def test_write_puts_bots_yaml_in_the_folder_and_the_ruleset_loads_it(run, tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text("name: mine\ntitle: Mine\nversion: '1'\nextends: birmingham-intro\n")
+    status, out, err = run("tune", str(folder), *TINY[1:], "--write", "--out", str(tmp_path / "run.jsonl"))
+    assert status == 0, err
+    assert f"wrote {folder / 'bots.yaml'}" in out and "1 step(s) taken" in out  # the same games as TINY's
+    assert (folder / "bots.yaml").read_text().startswith("# The bots' parameters for this ruleset, written by")
+    tuned = load_ruleset(folder).bots.heuristic  # a bots.yaml the loader accepts, with the tuned values
+    assert tuned != HeuristicParams() and f"vp_per_pound: 0.4 → {tuned.vp_per_pound}" in out
+
+
+def test_a_run_without_a_step_taken_plays_no_verdict(run, tmp_path: Path) -> None:
+    status, out, err = run("tune", *TINY[:-1], "5", "--budget", "4games", "--out", str(tmp_path / "run.jsonl"))
+    assert status == 0, err
+    assert "0 step(s) taken" in out and "no candidate beat the starting parameters: they are kept, and no " \
+        "verdict is played" in out and "bots:" not in out
+
+
+# -- simulate --against: the heuristic bot, each side's parameters named -----------------------------
+
+def test_a_comparison_plays_the_heuristic_bot_and_warns_of_borrowed_parameters(run) -> None:
+    status, out, err = run("simulate", "what-if", "--against", "birmingham", "--games", "1", "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["bots"] == ["heuristic", "heuristic"]
+    assert data["parameters"] == {
+        "variant": {"ruleset": "what-if", "from": "defaults", "tuned_for": "birmingham",
+                    "warning": "what-if plays with parameters tuned for birmingham; run brass tune what-if for a "
+                               "fairer comparison"},
+        "base": {"ruleset": "birmingham", "from": "defaults", "tuned_for": "birmingham"}}
+    assert ("warning: what-if plays with parameters tuned for birmingham; run brass tune what-if for a fairer "
+            "comparison") in err
+    status, out, _ = run("simulate", "what-if", "--against", "birmingham", "--games", "1")
+    assert "bots heuristic,heuristic" in out
+    assert "parameters: what-if from defaults (tuned for birmingham); birmingham from defaults" in out
+
+
+def test_a_variant_with_its_own_parameters_is_not_warned_of_and_bot_still_chooses(run, tmp_path: Path) -> None:
+    folder = tmp_path / "own"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text("name: own\ntitle: Own\nversion: '1'\nextends: birmingham\n")
+    (folder / "bots.yaml").write_text("bots:\n  heuristic:\n    debt: 2.5\n")
+    status, out, err = run("simulate", str(folder), "--against", "birmingham", "--games", "1", "--json")
+    assert status == 0 and "warning" not in err
+    assert json.loads(out)["parameters"]["variant"] == {"ruleset": "own", "from": str(folder / "bots.yaml"),
+                                                        "tuned_for": "own"}
+    status, out, err = run("simulate", str(folder), "--against", "birmingham", "--games", "1", "--bot", "random",
+                           "--json")
+    assert json.loads(out)["bots"] == ["random", "random"] and "parameters" not in json.loads(out)
+    status, out, err = run("simulate", "birmingham", "--games", "1", "--json")  # no comparison: random
+    assert json.loads(out)["bots"] == ["random", "random"]
+
+
+def test_worker_processes_judge_the_same_candidates(run, tmp_path: Path, first_run: tuple[Path, str]) -> None:
+    """--jobs 2: each seat's parameters travel with the batch; the lines come in another order, the same."""
+    path, out = first_run
+    status, shared, err = run("tune", *TINY, "--jobs", "2", "--out", str(tmp_path / "shared.jsonl"))
+    assert status == 0, err
+    assert sorted(map(json.dumps, searched(tmp_path / "shared.jsonl"))) == sorted(map(json.dumps, searched(path)))
+    assert result(shared) == result(out)
+
+
+def test_ray_judges_the_same_candidates(local_ray: None, run, tmp_path: Path, first_run: tuple[Path, str]) -> None:
+    path, out = first_run
+    status, on_ray, err = run("tune", *TINY, "--ray", "--out", str(tmp_path / "ray.jsonl"))
+    assert status == 0, err
+    assert sorted(map(json.dumps, searched(tmp_path / "ray.jsonl"))) == sorted(map(json.dumps, searched(path)))
+    assert result(on_ray) == result(out)
+    status, _, err = run("tune", "birmingham-intro", "--ray", "birmingham")
+    assert status != 0 and "(to name the ruleset, put it before --ray)" in err
