@@ -28,7 +28,7 @@ from interpreter.tools.web.store import SCHEMA, RoomStore
 TRACES = (Path(__file__).resolve().parents[2] / "shared" / "real-games").resolve()
 TRACE = TRACES / "traces" / "wq9gs6-2p-full.trace.json"
 LOCAL = "http://127.0.0.1:8765"
-PEOPLE = {"players": 2, "seed": 1, "seats": ["human", "human"]}
+PEOPLE = {"players": 2, "seed": 9, "seats": ["human", "human"]}  # player 2 plays first: a Brewery at Walsall
 RAW = ("link=", "slot=", "industry=", "player=", '":', "#")  # how the engine's log read before: ids as key=value
 
 
@@ -68,7 +68,7 @@ def saved(client: TestClient, path: str, headers: dict[str, str] | None = None) 
 # == words ========================================================================================
 
 def test_the_log_reads_as_the_terminal_game_words_it(client: TestClient) -> None:
-    view = client.post("/api/games", json=PEOPLE).json()  # seed 1: player 2 plays first
+    view = client.post("/api/games", json=PEOPLE).json()  # seed 9: player 2 plays first
     path = f"/api/games/{view['id']}"
     labels = []
     for _ in range(5):  # Build: action, card, industry, location, slot
@@ -78,8 +78,8 @@ def test_the_log_reads_as_the_terminal_game_words_it(client: TestClient) -> None
                       "Walsall 1 (Manufacturer/Brewery), free"]
     lines = view["log"]
     assert not [line for line in lines if any(raw in line for raw in RAW)]
-    assert lines[0] == ("setup: players 2, seed 1, turn order P2 P1, merchants Shrewsbury 0 blank, Gloucester 0 "
-                        "wild, Gloucester 1 cotton, Oxford 0 manufacturer, Oxford 1 blank")
+    assert lines[0] == ("setup: players 2, seed 9, turn order P2 P1, merchants Shrewsbury 0 wild, Gloucester 0 "
+                        "cotton, Gloucester 1 blank, Oxford 0 manufacturer, Oxford 1 blank")
     assert lines[1:] == ["consumed: Iron, amount 1, sources from iron market, amount 1, cost 2",
                          "P2 built: Brewery, level 1, Walsall 1, cubes 1", "P2: Build", "P2 end of turn: drew 1"]
 
@@ -89,7 +89,7 @@ def test_a_refused_move_is_named_in_words(client: TestClient) -> None:
     path = f"/api/games/{view['id']}"
     view = play(client, path, {"action": "build"})
     held = {card["id"] for card in view["hand"]}
-    other = next(card for card in Game.new(load_ruleset("birmingham"), 2, 1).table.player(1).hand
+    other = next(card for card in Game.new(load_ruleset("birmingham"), 2, 9).table.player(1).hand
                  if card.id not in held)  # a card of the other hand
     response = client.post(f"{path}/decide", json={"decision": {"card": other.id}})
     assert response.status_code == 422
@@ -144,8 +144,8 @@ def test_cards_played_this_era_and_the_cards_not_seen(client: TestClient) -> Non
         view = play(client, path, view["decisions"][0]["decision"])
     game = Game.from_json(load_ruleset("birmingham"), saved(client, path))
     # each seat's card of the setup (face up), and player 2's Build
-    assert view["played"] == [{"seat": 1, "cards": ["Coalbrookdale"]},
-                              {"seat": 2, "cards": ["Coalbrookdale", "Walsall"]}]
+    assert view["played"] == [{"seat": 1, "cards": ["Kidderminster"]},
+                              {"seat": 2, "cards": ["Coal Mine", "Walsall"]}]
     # the viewer (player 1 decides now) has not seen the deck, the cards set aside and player 2's hand
     assert view["viewer"] == 1
     unseen = Counter(c.name for c in [*game.state.deck, *game.state.aside, *game.table.player(2).hand])
