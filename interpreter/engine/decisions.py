@@ -16,7 +16,7 @@ leads into a dead end.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,6 +174,9 @@ class DecisionEngine:
         self.reads_cache: dict[tuple[int, int], tuple[str, ...]] = plans.reads_cache if plans else {}
         self.searched: dict[int, ActionPart] = plans.searched if plans else {}  # id of a part -> in search order
         self.original: dict[int, ActionPart] = plans.original if plans else {}  # id in search order -> as written
+        # Set by a whole-action search while it runs a part's effects to list what follows: it answers
+        # `repeat_possible` (for the part in search order, with `nth` bound) by listing the choices.
+        self.lister: Callable[[ActionPart, Env], bool] | None = None
         table.on_change(self.forget)
 
     def plan(self, part: ActionPart) -> PartPlan:
@@ -337,6 +340,8 @@ class DecisionEngine:
         if repeat is None or (repeat.max is not None and done >= repeat.max):
             return False
         env = self.env(dict(vars, nth=done + 1))
+        if self.lister is not None:
+            return self.lister(self.search_part(repeat.part), env)
         return self.part_completable(self.search_part(repeat.part), env)
 
     # -- listing --------------------------------------------------------------------------
