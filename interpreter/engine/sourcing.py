@@ -22,6 +22,7 @@ This module only answers where a resource can come from and at what price; takin
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from interpreter.engine.network import LinkNetwork
 from interpreter.engine.state import GameState, PlacedTile, Player
@@ -107,23 +108,44 @@ class Sourcing:
         return sum(t.cubes for t in self.producers(resource, player, at, action))
 
     def can_source(self, player: Player, resource_id: str, amount: int, at: list[str],
-                   action: str | None = None) -> bool:
-        """`amount` of the resource can be had for something at `at`, during `action` (its sources)."""
+                   action: str | None = None, memo: dict[Any, Any] | None = None) -> bool:
+        """`amount` of the resource can be had for something at `at`, during `action` (its sources).
+        `memo`: where to remember the free amount and the market's access while the state stays as
+        it is (the rules ask the same of every amount, and `source_cost` right after)."""
         if amount <= 0:
             return True
         resource = self.rs.resources[resource_id]
-        return self.free_amount(resource, player, at, action) >= amount or self.market_open(resource, at, action)
+        return self._free(resource, player, at, action, memo) >= amount or self._open(resource, at, action, memo)
 
     def source_cost(self, player: Player, resource_id: str, amount: int, at: list[str],
-                    action: str | None = None) -> int:
+                    action: str | None = None, memo: dict[Any, Any] | None = None) -> int:
         if amount <= 0:
             return 0
         resource = self.rs.resources[resource_id]
-        missing = max(0, amount - self.free_amount(resource, player, at, action))
-        if missing == 0 or not self.market_open(resource, at, action) or resource.market is None:
+        missing = max(0, amount - self._free(resource, player, at, action, memo))
+        if missing == 0 or not self._open(resource, at, action, memo) or resource.market is None:
             return 0  # (a resource without a market never has an open one)
         market = self.rs.markets[resource.market]
         return market_buy_cost(market, self.state.markets[market.id], missing)
+
+    def _free(self, resource: Resource, player: Player, at: list[str], action: str | None,
+              memo: dict[Any, Any] | None) -> int:
+        if memo is None:
+            return self.free_amount(resource, player, at, action)
+        key = ("free", resource.id, player.seat, *at, action)  # (`at` last but one: a key of any length)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self.free_amount(resource, player, at, action)
+        return found
+
+    def _open(self, resource: Resource, at: list[str], action: str | None, memo: dict[Any, Any] | None) -> bool:
+        if memo is None:
+            return self.market_open(resource, at, action)
+        key = ("open", resource.id, *at, action)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self.market_open(resource, at, action)
+        return found
 
     def ranked(self, resource: Resource, player: Player, at: list[str],
                action: str | None) -> list[tuple[tuple[int, int], PlacedTile]]:

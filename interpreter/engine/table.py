@@ -202,11 +202,11 @@ class Table:
 
     def can_source(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> bool:
         self.network.update(self.state.links)
-        return self.sourcing.can_source(player, resource, amount, list(at), action)
+        return self.sourcing.can_source(player, resource, amount, list(at), action, self.cache)
 
     def source_cost(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> int:
         self.network.update(self.state.links)
-        return self.sourcing.source_cost(player, resource, amount, list(at), action)
+        return self.sourcing.source_cost(player, resource, amount, list(at), action, self.cache)
 
     def link_free(self, link: str) -> bool:
         return link not in self.state.links
