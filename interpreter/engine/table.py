@@ -280,7 +280,7 @@ class Table:
 
     def note(self, event: str, **details: Any) -> None:
         """Add an entry to the game log, as plain JSON data (mapping keys become strings)."""
-        self.state.log.append(json.loads(json.dumps({"event": event, **details})))
+        self.state.log.append(_as_json({"event": event, **details}))
 
     def spend(self, player: Player, amount: int) -> None:
         player.money -= amount
@@ -400,6 +400,40 @@ class Table:
             moved = [state.deck.pop() for _ in range(min(count, len(state.deck)))]
             state.aside.extend(moved)
             self.note("cards set aside", era=self.era, cards=len(moved))
+
+
+_PLAIN = (str, int, bool, type(None))  # JSON's own values, kept as they are (floats go the long way)
+
+
+def _as_json(value: Any) -> Any:
+    """`value` as it reads back from JSON text (a tuple becomes a list), without writing the text
+    for the usual log entry: mappings with text keys, lists, tuples, text, whole numbers, booleans,
+    None. Anything else (a number as a key, a float, another type) takes the round trip itself."""
+    plain = _plain(value)
+    return json.loads(json.dumps(value)) if plain is _NOT_PLAIN else plain
+
+
+_NOT_PLAIN = object()
+
+
+def _plain(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                return _NOT_PLAIN
+            item = _plain(item)
+            if item is _NOT_PLAIN:
+                return _NOT_PLAIN
+            out[key] = item
+        return out
+    if kind is list or kind is tuple:
+        items = [_plain(item) for item in value]
+        return _NOT_PLAIN if any(item is _NOT_PLAIN for item in items) else items
+    return _NOT_PLAIN
 
 
 def as_queries(table: Table) -> GameQueries:
