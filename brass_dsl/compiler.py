@@ -26,6 +26,7 @@ Semantics worth knowing:
 from __future__ import annotations
 
 import operator
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -49,7 +50,7 @@ class CompiledExpression:
     (`brass lint` finds a misspelt word compared with a field).
     """
 
-    __slots__ = ("fn", "functions_used", "names_used", "origin", "text", "tree", "type")
+    __slots__ = ("fn", "functions_used", "generable", "names_used", "origin", "text", "tree", "type")
 
     def __init__(
         self,
@@ -60,7 +61,10 @@ class CompiledExpression:
         functions_used: frozenset[str],
         fn: Fn,
         tree: typed.Typed | None = None,
+        generable: bool = False,
     ) -> None:
+        """`generable`: `fn` is the compiler's closures of `tree` (not a function made otherwise, such
+        as an optional param's list of values), so `accelerate` may write the tree out instead."""
         self.text = text
         self.type = type
         self.origin = origin
@@ -68,9 +72,22 @@ class CompiledExpression:
         self.functions_used = functions_used
         self.fn = fn
         self.tree = tree
+        self.generable = generable and tree is not None
 
     def __call__(self, env: Env) -> Any:
         return self.fn(env)
+
+    def accelerate(self) -> None:
+        """From now on `fn` is the expression generated as one Python function (`codegen.py`):
+        the same values and errors, fewer calls. Worth its making (a `compile()`) for what runs in
+        hot loops: the engine's preconditions, derived values and lists of values."""
+        if not self.generable or self.tree is None or os.environ.get("BRASS_NO_CODEGEN") == "1":
+            return  # (done, or not made from the tree; BRASS_NO_CODEGEN=1: the closures only, to compare)
+        from brass_dsl.codegen import generate  # only where it pays
+
+        label = str(self.origin.start) if self.origin is not None else repr(self.text[:40])
+        self.fn = generate(self.tree, _Compiler(self.text, self.origin), label)
+        self.generable = False
 
     def __repr__(self) -> str:
         return f"CompiledExpression({self.text!r}: {self.type})"
@@ -99,7 +116,7 @@ def compile_expression(
     checked = check(tree, registry, text, expect=expect, origin=origin, assume=assume)
     fn = _Compiler(text, origin).compile(checked.tree)
     return CompiledExpression(text, checked.tree.type, origin, checked.names_used, checked.functions_used, fn,
-                              checked.tree)
+                              checked.tree, generable=True)
 
 
 # ---------------------------------------------------------------- constants

@@ -54,6 +54,7 @@ class PartPlan:
 
 
 def plan_part(part: ActionPart, is_global: Any) -> PartPlan:
+    _accelerate(part)
     index = {p.name: i for i, p in enumerate(part.params)}
     derived_level: dict[str, int] = {}
     derived_first: list[tuple[str, Any]] = []
@@ -76,6 +77,19 @@ def plan_part(part: ActionPart, is_global: Any) -> PartPlan:
                       bool(requirement.check.functions_used), id(requirement))
         (requires_at[level] if level >= 0 else first).append(check)
     return PartPlan(part, derived_first, derived_at, requires_at, first)
+
+
+def _accelerate(part: ActionPart) -> None:
+    """Every expression a search of the part evaluates, as one generated function each
+    (`CompiledExpression.accelerate`): they run in the innermost loops of the engine."""
+    for param in part.params:
+        param.domain.accelerate()
+    for expr in part.derived.values():
+        if expr is not None:
+            expr.accelerate()
+    for requirement in part.requires:
+        if requirement.check is not None:
+            requirement.check.accelerate()
 
 
 def search_order(part: ActionPart) -> ActionPart:
