@@ -2,7 +2,7 @@
 
 The closures of `compiler.py` cost a Python call per node: `me.money >= tile.cost` is five calls
 before any game code runs. The engine evaluates its preconditions hundreds of thousands of times
-a game, so for those it asks for the expression as one function (`CompiledExpression.accelerate`):
+a game, so for those it asks for the expression as one function (`accelerate`):
 every node becomes a statement assigning a local variable, in the order the closures evaluate
 them, and `and`, `or` and `if` become `if` statements. Values, errors and the order of evaluation
 are the closures' own:
@@ -22,10 +22,22 @@ identifiers, appear quoted.
 from __future__ import annotations
 
 import operator
+import os
 from typing import Any
 
 from brass_dsl import typed
-from brass_dsl.compiler import _PICK, _UNARY_OPS, _UNBOUND, _VARIES, Fn, _constant, _contains, _not_contains
+from brass_dsl.compiler import (
+    _PICK,
+    _UNARY_OPS,
+    _UNBOUND,
+    _VARIES,
+    CompiledExpression,
+    Fn,
+    _Compiler,
+    _constant,
+    _contains,
+    _not_contains,
+)
 
 # The operator functions of the compiler that are exactly a Python operator.
 _SYNTAX: dict[Any, str] = {
@@ -35,7 +47,20 @@ _SYNTAX: dict[Any, str] = {
 }
 
 
-def generate(tree: typed.Typed, compiler: Any, label: str) -> Fn:
+def accelerate(expression: CompiledExpression) -> None:
+    """From now on the expression's `fn` is its tree generated as one Python function: the same
+    values and errors, fewer calls. Worth its making (a `compile()`) for what runs in hot loops: the
+    engine's preconditions, derived values and lists of values. BRASS_NO_CODEGEN=1 keeps the
+    closures (to compare the two)."""
+    if not expression.generable or expression.tree is None or os.environ.get("BRASS_NO_CODEGEN") == "1":
+        return  # (done already, or its `fn` was not made from the tree)
+    origin = expression.origin
+    label = str(origin.start) if origin is not None else repr(expression.text[:40])
+    expression.fn = generate(expression.tree, _Compiler(expression.text, origin), label)
+    expression.generable = False
+
+
+def generate(tree: typed.Typed, compiler: _Compiler, label: str) -> Fn:
     """The function evaluating `tree` as `compiler` (a `compiler._Compiler`) compiles it."""
     writer = _Writer(compiler)
     result = writer.value(tree, 1)
@@ -53,7 +78,7 @@ class _Writer:
     """Writes the statements of one expression; each node's value ends up in a local (`_tN`) or,
     for a constant, a global."""
 
-    def __init__(self, compiler: Any) -> None:
+    def __init__(self, compiler: _Compiler) -> None:
         self.compiler = compiler
         self.lines: list[str] = []
         self.names: dict[str, Any] = {"_UNBOUND": _UNBOUND}

@@ -26,7 +26,6 @@ Semantics worth knowing:
 from __future__ import annotations
 
 import operator
-import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -64,7 +63,7 @@ class CompiledExpression:
         generable: bool = False,
     ) -> None:
         """`generable`: `fn` is the compiler's closures of `tree` (not a function made otherwise, such
-        as an optional param's list of values), so `accelerate` may write the tree out instead."""
+        as an optional param's list of values), so `codegen.accelerate` may write the tree out instead."""
         self.text = text
         self.type = type
         self.origin = origin
@@ -76,18 +75,6 @@ class CompiledExpression:
 
     def __call__(self, env: Env) -> Any:
         return self.fn(env)
-
-    def accelerate(self) -> None:
-        """From now on `fn` is the expression generated as one Python function (`codegen.py`):
-        the same values and errors, fewer calls. Worth its making (a `compile()`) for what runs in
-        hot loops: the engine's preconditions, derived values and lists of values."""
-        if not self.generable or self.tree is None or os.environ.get("BRASS_NO_CODEGEN") == "1":
-            return  # (done, or not made from the tree; BRASS_NO_CODEGEN=1: the closures only, to compare)
-        from brass_dsl.codegen import generate  # only where it pays
-
-        label = str(self.origin.start) if self.origin is not None else repr(self.text[:40])
-        self.fn = generate(self.tree, _Compiler(self.text, self.origin), label)
-        self.generable = False
 
     def __repr__(self) -> str:
         return f"CompiledExpression({self.text!r}: {self.type})"

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from brass_dsl import DslError, Env
+from brass_dsl import DslError, Env, accelerate
 from interpreter.engine.errors import Failure
 from interpreter.engine.table import Table
 from interpreter.ruleset.model import Action, ActionPart, Requirement
@@ -81,15 +81,15 @@ def plan_part(part: ActionPart, is_global: Any) -> PartPlan:
 
 def _accelerate(part: ActionPart) -> None:
     """Every expression a search of the part evaluates, as one generated function each
-    (`CompiledExpression.accelerate`): they run in the innermost loops of the engine."""
+    (`brass_dsl.accelerate`): they run in the innermost loops of the engine."""
     for param in part.params:
-        param.domain.accelerate()
+        accelerate(param.domain)
     for expr in part.derived.values():
         if expr is not None:
-            expr.accelerate()
+            accelerate(expr)
     for requirement in part.requires:
         if requirement.check is not None:
-            requirement.check.accelerate()
+            accelerate(requirement.check)
 
 
 def search_order(part: ActionPart) -> ActionPart:
