@@ -76,10 +76,34 @@ class Sourcing:
                     seen.add(tile.slot.id)
                     yield tile
 
+    def _holding(self, resource: str, memo: dict[Any, Any] | None = None) -> list[PlacedTile]:
+        """The unflipped tiles that produce the resource and hold some (remembered in `memo`)."""
+        found = memo.get(("holding", resource)) if memo is not None else None
+        if found is None:
+            found = [t for t in self.state.tiles.values()
+                     if not t.flipped and t.cubes > 0 and self.rs.industries[t.spec.industry].produces == resource]
+            if memo is not None:
+                memo[("holding", resource)] = found
+        return found
+
+    def _eligible(self, kind: str, tiles: list[PlacedTile], player: Player, at: list[str]) -> list[PlacedTile]:
+        """The tiles a kind of source allows, in no particular order (`_producers_of_kind` ranks them)."""
+        if kind == "nearest_connected_producer":
+            return [t for t in tiles if self.network.distance(at, t.slot.location) is not None]
+        if kind == "any_producer":
+            return tiles
+        if kind == "own_producer":
+            return [t for t in tiles if t.owner is player]
+        if kind == "connected_opponent_producer":
+            return [t for t in tiles
+                    if t.owner is not player and self.network.distance(at, t.slot.location) is not None]
+        if kind == "any_opponent_producer":
+            return [t for t in tiles if t.owner is not player]
+        return []  # merchant_barrel and market are not producers
+
     def _producers_of_kind(self, kind: str, resource: str, player: Player, at: list[str]) -> list[PlacedTile]:
         network = self.network
-        tiles = [t for t in self.state.tiles.values()
-                 if not t.flipped and t.cubes > 0 and self.rs.industries[t.spec.industry].produces == resource]
+        tiles = self._holding(resource)
         if kind == "nearest_connected_producer":
             placed = [(network.distance(at, t.slot.location), t) for t in tiles]
             near = [(d, self.slot_order[t.slot.id], t) for d, t in placed if d is not None]
@@ -104,8 +128,19 @@ class Sourcing:
             return True
         return any(self.connected_to_merchant(loc, resource) for loc in at)
 
-    def free_amount(self, resource: Resource, player: Player, at: list[str], action: str | None = None) -> int:
-        return sum(t.cubes for t in self.producers(resource, player, at, action))
+    def free_amount(self, resource: Resource, player: Player, at: list[str], action: str | None = None,
+                    memo: dict[Any, Any] | None = None) -> int:
+        """The cubes of every producer the player may take the resource from: those `producers`
+        yields, summed, and so counted without ranking them."""
+        holding = self._holding(resource.id, memo)
+        seen: set[str] = set()
+        total = 0
+        for kind in resource.sources_for(action):
+            for tile in self._eligible(kind, holding, player, at):
+                if tile.slot.id not in seen:
+                    seen.add(tile.slot.id)
+                    total += tile.cubes
+        return total
 
     def can_source(self, player: Player, resource_id: str, amount: int, at: list[str],
                    action: str | None = None, memo: dict[Any, Any] | None = None) -> bool:
@@ -135,7 +170,7 @@ class Sourcing:
         key = ("free", resource.id, player.seat, *at, action)  # (`at` last but one: a key of any length)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = self.free_amount(resource, player, at, action)
+            found = memo[key] = self.free_amount(resource, player, at, action, memo)
         return found
 
     def _open(self, resource: Resource, at: list[str], action: str | None, memo: dict[Any, Any] | None) -> bool:
