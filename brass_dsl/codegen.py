@@ -52,38 +52,50 @@ def accelerate(expression: CompiledExpression) -> None:
     values and errors, fewer calls. Worth its making (a `compile()`) for what runs in hot loops: the
     engine's preconditions, derived values and lists of values. BRASS_NO_CODEGEN=1 keeps the
     closures (to compare the two)."""
-    if not expression.generable or expression.tree is None or os.environ.get("BRASS_NO_CODEGEN") == "1":
+    if expression.accelerated or not expression.generable or expression.tree is None or not enabled():
         return  # (done already, or its `fn` was not made from the tree)
     origin = expression.origin
     label = str(origin.start) if origin is not None else repr(expression.text[:40])
-    expression.fn = generate(expression.tree, _Compiler(expression.text, origin), label)
-    expression.generable = False
+    expression.fn = generate(expression.tree, _Compiler(expression.text, origin), f"expression {label}")
+    expression.accelerated = True
+
+
+def enabled() -> bool:
+    """Whether expressions are generated (BRASS_NO_CODEGEN=1: the closures only, to compare)."""
+    return os.environ.get("BRASS_NO_CODEGEN") != "1"
 
 
 def generate(tree: typed.Typed, compiler: _Compiler, label: str) -> Fn:
     """The function evaluating `tree` as `compiler` (a `compiler._Compiler`) compiles it."""
-    writer = _Writer(compiler)
-    result = writer.value(tree, 1)
-    head = ["def _expression(env):"]
-    if writer.reads_vars:
-        head.append("    V = env.vars")
-    source = "\n".join([*head, *writer.lines, f"    return {result}"])
-    namespace = dict(writer.names)
-    exec(compile(source, f"<expression {label}>", "exec"), namespace)  # our own text: see the docstring
-    fn: Fn = namespace["_expression"]
+    writer = Writer()
+    result = writer.value(tree, 1, compiler)
+    writer.emit(1, f"return {result}")
+    fn: Fn = writer.function("_expression(env)", label)
     return fn
 
 
-class _Writer:
-    """Writes the statements of one expression; each node's value ends up in a local (`_tN`) or,
-    for a constant, a global."""
+class Writer:
+    """Writes the statements of a function that evaluates expressions; each node's value ends up in
+    a local (`_tN`) or, for a constant, a global. `V` is `env.vars`."""
 
-    def __init__(self, compiler: _Compiler) -> None:
-        self.compiler = compiler
+    def __init__(self) -> None:
+        self.compiler: _Compiler | None = None
         self.lines: list[str] = []
         self.names: dict[str, Any] = {"_UNBOUND": _UNBOUND}
         self.locals = 0
         self.reads_vars = False
+
+    def function(self, signature: str, label: str) -> Any:
+        """The lines written, compiled as the body of `def {signature}:` (its first parameter `env`)."""
+        head = [f"def {signature}:", "    V = env.vars"] if self.reads_vars else [f"def {signature}:"]
+        source = "\n".join([*head, *self.lines])
+        namespace = dict(self.names)
+        exec(compile(source, f"<{label}>", "exec"), namespace)  # our own text: see the docstring
+        return namespace[signature.partition("(")[0]]
+
+    def compiler_of(self) -> _Compiler:
+        assert self.compiler is not None, "value() is given the compiler of its expression"
+        return self.compiler
 
     def given(self, value: Any, prefix: str = "_k") -> str:
         """A global name for a value of the ruleset or of the compiler."""
@@ -107,14 +119,17 @@ class _Writer:
         self.reads_vars = True
         return f"V[{name!r}]"
 
-    def value(self, t: typed.Typed, depth: int) -> str:
-        """Emit the statements computing `t`; the name holding its value."""
+    def value(self, t: typed.Typed, depth: int, compiler: _Compiler | None = None) -> str:
+        """Emit the statements computing `t` (of an expression compiled by `compiler`, whose text
+        and origin locate its run-time errors); the name holding its value."""
+        if compiler is not None:
+            self.compiler = compiler
         constant = _constant(t)
         if constant is not _VARIES:
             return self.given(constant)
         write = _WRITERS.get(type(t))
         if write is None:  # count, sum, min, max, first: the compiler's closure
-            return self.assign(depth, f"{self.given(self.compiler.compile(t), '_c')}(env)")
+            return self.assign(depth, f"{self.given(self.compiler_of().compile(t), '_c')}(env)")
         result: str = write(self, t, depth)
         return result
 
@@ -141,7 +156,7 @@ class _Writer:
     def call(self, t: typed.CallFunction, depth: int) -> str:
         args = [self.value(arg, depth) for arg in t.args]
         impl = self.given(t.entry.impl, "_i")
-        fail = self.given(self.compiler.failure(t.node.line, t.node.column), "_e")
+        fail = self.given(self.compiler_of().failure(t.node.line, t.node.column), "_e")
         prefix = self.given(f"{t.entry.name}(): ", "_m")
         target = self.local()
         self.emit(depth, "try:")
@@ -157,7 +172,7 @@ class _Writer:
     def binary(self, t: typed.Binary, depth: int) -> str:
         if t.op in ("and", "or"):
             return self.logical(t, depth)
-        op = self.compiler.operator(t)
+        op = self.compiler_of().operator(t)
         left = self.value(t.left, depth)
         right = self.value(t.right, depth)
         syntax = _SYNTAX.get(op)
@@ -183,7 +198,7 @@ class _Writer:
 
     def aggregate(self, t: typed.Aggregate, depth: int) -> str:
         if t.kind not in ("any", "all"):
-            return self.assign(depth, f"{self.given(self.compiler.compile(t), '_c')}(env)")
+            return self.assign(depth, f"{self.given(self.compiler_of().compile(t), '_c')}(env)")
         return self.quantifier(t, depth)
 
     def quantifier(self, t: typed.Aggregate, depth: int) -> str:
@@ -215,14 +230,14 @@ class _Writer:
 
 
 _WRITERS: dict[type[typed.Typed], Any] = {
-    typed.ListOf: _Writer.list_of,
-    typed.Global: _Writer.global_name,
-    typed.LoopVar: _Writer.loop_var,
-    typed.GetField: _Writer.get_field,
-    typed.CallFunction: _Writer.call,
-    typed.Unary: _Writer.unary,
-    typed.Binary: _Writer.binary,
-    typed.Conditional: _Writer.conditional,
-    typed.Aggregate: _Writer.aggregate,
-    typed.Extremum: _Writer.extremum,
+    typed.ListOf: Writer.list_of,
+    typed.Global: Writer.global_name,
+    typed.LoopVar: Writer.loop_var,
+    typed.GetField: Writer.get_field,
+    typed.CallFunction: Writer.call,
+    typed.Unary: Writer.unary,
+    typed.Binary: Writer.binary,
+    typed.Conditional: Writer.conditional,
+    typed.Aggregate: Writer.aggregate,
+    typed.Extremum: Writer.extremum,
 }

@@ -49,7 +49,7 @@ class CompiledExpression:
     (`brass lint` finds a misspelt word compared with a field).
     """
 
-    __slots__ = ("fn", "functions_used", "generable", "names_used", "origin", "text", "tree", "type")
+    __slots__ = ("accelerated", "fn", "functions_used", "generable", "names_used", "origin", "text", "tree", "type")
 
     def __init__(
         self,
@@ -62,8 +62,9 @@ class CompiledExpression:
         tree: typed.Typed | None = None,
         generable: bool = False,
     ) -> None:
-        """`generable`: `fn` is the compiler's closures of `tree` (not a function made otherwise, such
-        as an optional param's list of values), so `codegen.accelerate` may write the tree out instead."""
+        """`generable`: `fn` computes exactly what `tree` says (the compiler's closures of it, not a
+        function made otherwise, such as an optional param's list of values), so `codegen` may write
+        the tree out instead; `accelerated`: `fn` is that written-out function."""
         self.text = text
         self.type = type
         self.origin = origin
@@ -72,6 +73,7 @@ class CompiledExpression:
         self.fn = fn
         self.tree = tree
         self.generable = generable and tree is not None
+        self.accelerated = False
 
     def __call__(self, env: Env) -> Any:
         return self.fn(env)

@@ -21,24 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from brass_dsl import DslError, Env, accelerate
+from interpreter.engine.checks import UNAVAILABLE, Check, Holds, all_hold, fused, judge
 from interpreter.engine.errors import Failure
 from interpreter.engine.table import Table
 from interpreter.ruleset.model import Action, ActionPart, Requirement
 from interpreter.ruleset.primitives import ACTION_VAR
-
-UNAVAILABLE = object()  # a derived value that could not be computed (e.g. no tile left)
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """A precondition prepared for fast evaluation: its closure and the derived values it needs."""
-
-    requirement: Requirement
-    fn: Any
-    derived: tuple[str, ...]
-    bound: tuple[str, ...]  # the choices and derived values it reads: its result depends only on them and the state
-    remember: bool  # worth remembering: it calls functions (cheap field tests are faster to redo)
-    ident: int  # the key of its results in the memo (one per requirement, whichever plan holds it)
 
 
 @dataclass
@@ -50,6 +37,8 @@ class PartPlan:
     derived_at: list[list[tuple[str, Any]]]  # per param index: derived values computable once it is bound
     requires_at: list[list[Check]]  # per param index: preconditions decided once it is bound
     requires_first: list[Check]  # preconditions that need no choice of this part
+    holds_at: list[Holds]  # per param index: `all_hold` of `requires_at`, as one function (`checks.fused`)
+    holds_first: Holds  # … of `requires_first`
     then: Any = None  # the repeated part that must be done at least once after this part (or None)
 
 
@@ -76,7 +65,7 @@ def plan_part(part: ActionPart, is_global: Any) -> PartPlan:
         check = Check(requirement, requirement.check.fn, tuple(n for n in names if n in part.derived), bound,
                       bool(requirement.check.functions_used), id(requirement))
         (requires_at[level] if level >= 0 else first).append(check)
-    return PartPlan(part, derived_first, derived_at, requires_at, first)
+    return PartPlan(part, derived_first, derived_at, requires_at, first, [fused(c) for c in requires_at], fused(first))
 
 
 def _accelerate(part: ActionPart) -> None:
@@ -226,17 +215,8 @@ class DecisionEngine:
         return found
 
     def judge(self, check: Check, env: Env) -> bool | None:
-        """Whether a precondition holds; None when it cannot be evaluated (a value it reads does
-        not exist here, e.g. the price of a third link): such a check never holds."""
-        if check.derived:
-            vars = env.vars
-            for name in check.derived:
-                if vars.get(name) is UNAVAILABLE:
-                    return None
-        try:
-            return bool(check.fn(env))
-        except DslError:
-            return None
+        """Whether a precondition holds; None when it cannot be evaluated (`checks.judge`)."""
+        return judge(check, env)
 
     def bind_derived(self, items: list[tuple[str, Any]], env: Env) -> None:
         for name, expr in items:
@@ -287,19 +267,18 @@ class DecisionEngine:
         plan = self.plans.get(id(part)) or self.plan(part)
         if start == 0:
             self.bind_derived(plan.derived_first, env)
-            if not self.all_hold(plan.requires_first, env):
+            if not plan.holds_first(env, self.check_memo):
                 return False
         if start >= len(part.params):
             return plan.then is None or self._then_completable(plan.then, env)
         # try_value and unbind written out: this loop runs for every value tried in every search
         name = part.params[start].name
-        derived, checks = plan.derived_at[start], plan.requires_at[start]
-        vars = env.vars
+        derived, holds, memo, vars = plan.derived_at[start], plan.holds_at[start], self.check_memo, env.vars
         for value in self.domain(part, start, env):
             vars[name] = value
             if derived:
                 self.bind_derived(derived, env)
-            ok = self.all_hold(checks, env) and self.part_completable(part, env, start + 1)
+            ok = holds(env, memo) and self.part_completable(part, env, start + 1)
             vars.pop(name, None)
             for derived_name, _ in derived:
                 vars.pop(derived_name, None)
@@ -316,28 +295,11 @@ class DecisionEngine:
         env.vars[plan.part.params[i].name] = value
         if plan.derived_at[i]:
             self.bind_derived(plan.derived_at[i], env)
-        return self.all_hold(plan.requires_at[i], env)
+        return plan.holds_at[i](env, self.check_memo)
 
     def all_hold(self, checks: list[Check], env: Env) -> bool:
-        """Whether every precondition holds: `holds` for each, written out because this is the
-        innermost loop of every search (a call less per check)."""
-        memo, vars = self.check_memo, env.vars
-        for check in checks:
-            if check.remember:
-                key = (check.ident, *map(vars.get, check.bound))
-                found = memo.get(key)
-                if found is None:
-                    found = memo[key] = self.judge(check, env) is True
-            elif check.derived:
-                found = self.judge(check, env) is True
-            else:
-                try:
-                    found = check.fn(env) is True  # a checked expression of type bool
-                except DslError:
-                    found = False  # it cannot be evaluated here: it does not hold
-            if not found:
-                return False
-        return True
+        """Whether every precondition holds (`checks.all_hold`, with this game's memo)."""
+        return all_hold(checks, env, self.check_memo)
 
     def unbind(self, plan: PartPlan, i: int, env: Env) -> None:
         env.vars.pop(plan.part.params[i].name, None)

@@ -127,12 +127,12 @@ class WholeActionSearch:
         # this one is that search, so asking first would only do its work twice.
         final = i + 1 == len(part.params)
         last = final and plan.then is None
-        derived, checks, vars = plan.derived_at[i], plan.requires_at[i], env.vars
+        derived, holds, memo, vars = plan.derived_at[i], plan.holds_at[i], decisions.check_memo, env.vars
         for value in decisions.domain(part, i, env):  # try_value and unbind written out: the hot loop
             vars[name] = value
             if derived:
                 decisions.bind_derived(derived, env)
-            if decisions.all_hold(checks, env) and (not final or last or decisions.part_completable(part, env, i + 1)):
+            if holds(env, memo) and (not final or last or decisions.part_completable(part, env, i + 1)):
                 if value is not ABSENT:  # an optional param not asked is named by no decision
                     chosen[name] = encode(value)
                 values[name] = value
@@ -223,7 +223,7 @@ class WholeActionSearch:
         plan = decisions.plan(part)
         if plan.derived_first:  # the listing would not see them: ask as usual, list later
             return decisions.part_completable(part, env)
-        if not decisions.all_hold(plan.requires_first, env):
+        if not plan.holds_first(env, decisions.check_memo):
             return False
         out: list[Choice] = []
         self._bind_from(part, 0, {}, {}, out, env)
