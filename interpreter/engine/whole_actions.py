@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from brass_dsl import Env
 from brass_dsl.runtime import ABSENT
@@ -40,12 +40,10 @@ Move = dict[str, Any]
 T = TypeVar("T")
 
 
-class Choice(NamedTuple):
-    """A complete assignment of a part's choices: as the decisions that name it (`move`), and the
-    values themselves by param name (`values`), which a fork binds without searching for them again."""
-
-    move: Move
-    values: dict[str, Any]
+# A complete assignment of a part's choices: as the decisions that name it, and the values themselves
+# by param name, which a fork binds without searching for them again. (A plain tuple: a search makes
+# one for every whole action it lists.)
+Choice = tuple[Move, dict[str, Any]]
 
 # Functions whose value depends on the cards in a hand: a repeated part that uses none of them (nor
 # a choice of the action's own part) is searched once for every value of that part.
@@ -87,7 +85,7 @@ class WholeActionSearch:
         shared: list[list[Move]] | None = None  # the repetitions, when every value of the part shares them
         try:
             for choice in self._part_choices(action.part):
-                head = {"action": action.id, **choice.move}
+                head = {"action": action.id, **choice[0]}
                 if action.repeat is None:
                     found.moves.append(head)
                     continue
@@ -118,7 +116,7 @@ class WholeActionSearch:
         being `chosen` (as decisions) and `values` (bound in `env`)."""
         decisions = self.decisions
         if i == len(part.params):
-            out.append(Choice(dict(chosen), dict(values)))
+            out.append((dict(chosen), dict(values)))
             return
         plan = decisions.plan(part)
         name = part.params[i].name
@@ -137,7 +135,7 @@ class WholeActionSearch:
                     chosen[name] = encode(value)
                 values[name] = value
                 if last:
-                    out.append(Choice(dict(chosen), dict(values)))
+                    out.append((dict(chosen), dict(values)))
                 else:
                     self._bind_from(part, i + 1, chosen, values, out, env)
                 chosen.pop(name, None)
@@ -163,10 +161,10 @@ class WholeActionSearch:
         last = repeat.max is not None and pending.repeats_done + 1 >= repeat.max and not repeat.whole
         for choice in self._choices_of_repetition(action):
             if last:
-                sequences.append([choice.move])
+                sequences.append([choice[0]])
                 continue
             for rest in self._after_part(repeat.part, lambda: self._repetitions(action), choice):
-                sequences.append([choice.move, *rest])
+                sequences.append([choice[0], *rest])
         return sequences
 
     def _choices_of_repetition(self, action: Action) -> list[Choice]:
@@ -197,7 +195,7 @@ class WholeActionSearch:
         lister = self.decisions.lister
         self.decisions.lister = self._list_repetition if listing else None
         try:
-            self._bind_all(part, choice.values)
+            self._bind_all(part, choice[1])
             try:
                 protocol.complete_part()
                 protocol.answer_own_questions([], actor)
