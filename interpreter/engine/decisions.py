@@ -233,6 +233,15 @@ class DecisionEngine:
 
     # -- existence of a completion -------------------------------------------------------------
 
+    def set_aside_memos(self) -> tuple[Any, ...]:
+        """What is remembered of the state now, set aside, the memos fresh (see `Table.set_aside_derived`)."""
+        kept = (self.memo, self.check_memo)
+        self.memo, self.check_memo = {}, {}
+        return kept
+
+    def bring_back_memos(self, kept: tuple[Any, ...]) -> None:
+        self.memo, self.check_memo = kept
+
     def forget(self) -> None:
         """Forget what was completable and which preconditions held: the state changed."""
         self.memo.clear()

@@ -86,6 +86,18 @@ class Table:
             forget()
         self.cache.clear()
 
+    def set_aside_derived(self) -> tuple[Any, ...]:
+        """What is derived from the state now (the cache, the network's graph) set aside, fresh in its
+        place: `bring_back_derived` puts it back once the state is again exactly as it was (a search
+        that tries a part and puts the state back then need not derive it all again)."""
+        kept = (self.cache, self.network.graph())
+        self.cache = {}
+        return kept
+
+    def bring_back_derived(self, kept: tuple[Any, ...]) -> None:
+        self.cache, graph = kept
+        self.network.set_graph(graph)
+
     @contextmanager
     def editing(self) -> Iterator[Table]:
         """Change the position by hand, outside the rules (a given position, a trace's deal, a test);

@@ -194,6 +194,8 @@ class WholeActionSearch:
         watch, protocol.flow.watch = protocol.flow.watch, None  # a trial, not a moment of the game
         lister = self.decisions.lister
         self.decisions.lister = self._list_repetition if listing else None
+        # What was derived from the state stays true once it is put back: kept aside, not forgotten.
+        derived, memos = table.set_aside_derived(), self.decisions.set_aside_memos()
         try:
             self._bind_all(part, choice[1])
             try:
@@ -208,7 +210,9 @@ class WholeActionSearch:
             return then()
         finally:
             snapshot.restore(table.state)
-            protocol.rollback(checkpoint)
+            protocol.rollback(checkpoint)  # (it forgets what the trial derived)
+            table.bring_back_derived(derived)
+            self.decisions.bring_back_memos(memos)
             _put_back(pending, saved)  # the same object: a caller (the protocol) may hold it
             protocol.pending = pending
             protocol.flow.watch = watch
