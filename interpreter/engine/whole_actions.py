@@ -73,9 +73,25 @@ class WholeActionSearch:
         found = _Found()
         env = self.decisions.env({})
         for action in self.table.ruleset.actions.values():
-            if self.decisions.action_completable(action, env):
+            if self._listed_whole(action):
+                if self._first_checks_hold(action):
+                    self._action(action, found)
+            elif self.decisions.action_completable(action, env):
                 self._action(action, found)
         return found.moves
+
+    def _listed_whole(self, action: Action) -> bool:
+        """Whether listing the action's choices tells whether it can be taken at all, so that no
+        search for one completion need come first: an action without repetitions (none to fork
+        for), whose part derives nothing before its first choice."""
+        decisions = self.decisions
+        return action.repeat is None and not decisions.plan(decisions.search_part(action.part)).derived_first
+
+    def _first_checks_hold(self, action: Action) -> bool:
+        """The preconditions of the action that need none of its choices hold."""
+        decisions = self.decisions
+        plan = decisions.plan(decisions.search_part(action.part))
+        return plan.holds_first(decisions.env({ACTION_VAR: action.id}), decisions.check_memo)
 
     # -- an action's own part -----------------------------------------------------------------------
 
