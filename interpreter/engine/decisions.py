@@ -160,8 +160,34 @@ class Pending:
     repetitions: list[dict[str, Any]] = field(default_factory=list)  # each done repetition's choices
 
 
+@dataclass
+class _Shared:
+    """What the engines of one ruleset make from the ruleset alone, made once for all its games (a
+    plan generates code: `checks.fused`, `brass_dsl.accelerate`)."""
+
+    plans: dict[int, PartPlan]
+    # an action whose repeated part must be done at least once is complete only with one repetition
+    required_repeats: dict[int, ActionPart]
+    reads_cache: dict[tuple[int, int], tuple[str, ...]]
+    searched: dict[int, ActionPart]  # id of a part -> in search order
+    original: dict[int, ActionPart]  # id in search order -> as written
+
+
+def _shared_by(ruleset: Any) -> _Shared:
+    """The ruleset's own `_Shared`, kept with it (as `Ruleset.era` keeps its index): it lives as long
+    as the ruleset, and the ids it is keyed by are those of the ruleset's own parts."""
+    found: _Shared | None = ruleset.__dict__.get("_decision_plans")
+    if found is None:
+        required = {id(a.part): a.repeat.part for a in ruleset.actions.values()
+                    if a.repeat is not None and a.repeat.min > 0}
+        found = ruleset.__dict__["_decision_plans"] = _Shared({}, required, {}, {}, {})
+    return found
+
+
 class DecisionEngine:
     """Enumerates and checks decisions for one game."""
+
+    shared: _Shared  # made from the ruleset alone (shared by every game of it)
 
     def __init__(self, table: Table, plans: DecisionEngine | None = None) -> None:
         """`plans`: an engine of the same ruleset whose plans (made from the ruleset alone) this
@@ -169,14 +195,10 @@ class DecisionEngine:
         self.table = table
         self.memo: dict[tuple[Any, ...], bool] = {}
         self.check_memo: dict[tuple[Any, ...], bool] = {}
-        self.plans: dict[int, PartPlan] = plans.plans if plans else {}
-        # an action whose repeated part must be done at least once is complete only with one repetition
-        self.required_repeats: dict[int, ActionPart] = plans.required_repeats if plans else {
-            id(a.part): a.repeat.part for a in table.ruleset.actions.values()
-            if a.repeat is not None and a.repeat.min > 0}
-        self.reads_cache: dict[tuple[int, int], tuple[str, ...]] = plans.reads_cache if plans else {}
-        self.searched: dict[int, ActionPart] = plans.searched if plans else {}  # id of a part -> in search order
-        self.original: dict[int, ActionPart] = plans.original if plans else {}  # id in search order -> as written
+        shared = plans.shared if plans else _shared_by(table.ruleset)
+        self.shared = shared
+        self.plans, self.required_repeats, self.reads_cache = shared.plans, shared.required_repeats, shared.reads_cache
+        self.searched, self.original = shared.searched, shared.original
         # Set by a whole-action search while it runs a part's effects to list what follows: it answers
         # `repeat_possible` (for the part in search order, with `nth` bound) by listing the choices.
         self.lister: Callable[[ActionPart, Env], bool] | None = None
