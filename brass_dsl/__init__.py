@@ -15,6 +15,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from brass_dsl.codegen import accelerate
     from brass_dsl.compiler import CompiledExpression, compile_expression
     from brass_dsl.errors import DslError, DslErrors, DslEvaluationError
     from brass_dsl.parser import parse
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from brass_dsl.types import BOOL, INT, STR, DslType, Field, ListType, RecordType
 
 _WHERE = {
-    "CompiledExpression": "compiler", "compile_expression": "compiler",
+    "CompiledExpression": "compiler", "compile_expression": "compiler", "accelerate": "codegen",
     "DslError": "errors", "DslErrors": "errors", "DslEvaluationError": "errors",
     "parse": "parser",
     "FunctionEntry": "registry", "NameEntry": "registry", "Param": "registry", "Registry": "registry",
@@ -49,6 +50,7 @@ __all__ = [
     "Param",
     "RecordType",
     "Registry",
+    "accelerate",
     "compile_expression",
     "parse",
 ]

@@ -49,7 +49,7 @@ class CompiledExpression:
     (`brass lint` finds a misspelt word compared with a field).
     """
 
-    __slots__ = ("fn", "functions_used", "names_used", "origin", "text", "tree", "type")
+    __slots__ = ("accelerated", "fn", "functions_used", "generable", "names_used", "origin", "text", "tree", "type")
 
     def __init__(
         self,
@@ -60,7 +60,11 @@ class CompiledExpression:
         functions_used: frozenset[str],
         fn: Fn,
         tree: typed.Typed | None = None,
+        generable: bool = False,
     ) -> None:
+        """`generable`: `fn` computes exactly what `tree` says (the compiler's closures of it, not a
+        function made otherwise, such as an optional param's list of values), so `codegen` may write
+        the tree out instead; `accelerated`: `fn` is that written-out function."""
         self.text = text
         self.type = type
         self.origin = origin
@@ -68,6 +72,8 @@ class CompiledExpression:
         self.functions_used = functions_used
         self.fn = fn
         self.tree = tree
+        self.generable = generable and tree is not None
+        self.accelerated = False
 
     def __call__(self, env: Env) -> Any:
         return self.fn(env)
@@ -99,7 +105,7 @@ def compile_expression(
     checked = check(tree, registry, text, expect=expect, origin=origin, assume=assume)
     fn = _Compiler(text, origin).compile(checked.tree)
     return CompiledExpression(text, checked.tree.type, origin, checked.names_used, checked.functions_used, fn,
-                              checked.tree)
+                              checked.tree, generable=True)
 
 
 # ---------------------------------------------------------------- constants

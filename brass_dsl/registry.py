@@ -78,6 +78,7 @@ class NameEntry:
     get: Callable[[Env], Any]
     max_length: int | None = None
     cost: Cost = ONE
+    binding: bool = False  # read from `env.vars[name]` (an action's choice, `with_bindings`)
 
 
 @dataclass(frozen=True)
@@ -133,10 +134,10 @@ class Registry:
         return t
 
     def add_name(self, name: str, type: DslType, doc: str, example: str, get: Callable[[Env], Any], *,
-                 max_length: int | None = None, cost: Cost = ONE) -> None:
+                 max_length: int | None = None, cost: Cost = ONE, binding: bool = False) -> None:
         """Register a named value; duplicates and shadowing are ValueErrors."""
         self._claim(name)
-        self._names[name] = NameEntry(name, type, doc, example, get, max_length, cost)
+        self._names[name] = NameEntry(name, type, doc, example, get, max_length, cost, binding)
 
     def add_function(
         self,
@@ -217,7 +218,7 @@ class Registry:
         whenever these are (those its `when:` proves present)."""
         child = Registry(self)
         for name, type in bindings.items():
-            child.add_name(name, type, BINDING_DOC, "", _binding_getter(name))
+            child.add_name(name, type, BINDING_DOC, "", _binding_getter(name), binding=True)
             if conditional:
                 child._conditional[name] = implies
         return child

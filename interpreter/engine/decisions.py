@@ -16,29 +16,16 @@ leads into a dead end.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from brass_dsl import DslError, Env
+from brass_dsl import DslError, Env, accelerate
+from interpreter.engine.checks import UNAVAILABLE, Check, Holds, all_hold, fused, judge
 from interpreter.engine.errors import Failure
 from interpreter.engine.table import Table
 from interpreter.ruleset.model import Action, ActionPart, Requirement
 from interpreter.ruleset.primitives import ACTION_VAR
-
-UNAVAILABLE = object()  # a derived value that could not be computed (e.g. no tile left)
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """A precondition prepared for fast evaluation: its closure and the derived values it needs."""
-
-    requirement: Requirement
-    fn: Any
-    derived: tuple[str, ...]
-    bound: tuple[str, ...]  # the choices and derived values it reads: its result depends only on them and the state
-    remember: bool  # worth remembering: it calls functions (cheap field tests are faster to redo)
-    ident: int  # the key of its results in the memo (one per requirement, whichever plan holds it)
 
 
 @dataclass
@@ -50,10 +37,13 @@ class PartPlan:
     derived_at: list[list[tuple[str, Any]]]  # per param index: derived values computable once it is bound
     requires_at: list[list[Check]]  # per param index: preconditions decided once it is bound
     requires_first: list[Check]  # preconditions that need no choice of this part
+    holds_at: list[Holds]  # per param index: `all_hold` of `requires_at`, as one function (`checks.fused`)
+    holds_first: Holds  # … of `requires_first`
     then: Any = None  # the repeated part that must be done at least once after this part (or None)
 
 
 def plan_part(part: ActionPart, is_global: Any) -> PartPlan:
+    _accelerate(part)
     index = {p.name: i for i, p in enumerate(part.params)}
     derived_level: dict[str, int] = {}
     derived_first: list[tuple[str, Any]] = []
@@ -75,7 +65,20 @@ def plan_part(part: ActionPart, is_global: Any) -> PartPlan:
         check = Check(requirement, requirement.check.fn, tuple(n for n in names if n in part.derived), bound,
                       bool(requirement.check.functions_used), id(requirement))
         (requires_at[level] if level >= 0 else first).append(check)
-    return PartPlan(part, derived_first, derived_at, requires_at, first)
+    return PartPlan(part, derived_first, derived_at, requires_at, first, [fused(c) for c in requires_at], fused(first))
+
+
+def _accelerate(part: ActionPart) -> None:
+    """Every expression a search of the part evaluates, as one generated function each
+    (`brass_dsl.accelerate`): they run in the innermost loops of the engine."""
+    for param in part.params:
+        accelerate(param.domain)
+    for expr in part.derived.values():
+        if expr is not None:
+            accelerate(expr)
+    for requirement in part.requires:
+        if requirement.check is not None:
+            accelerate(requirement.check)
 
 
 def search_order(part: ActionPart) -> ActionPart:
@@ -157,8 +160,34 @@ class Pending:
     repetitions: list[dict[str, Any]] = field(default_factory=list)  # each done repetition's choices
 
 
+@dataclass
+class _Shared:
+    """What the engines of one ruleset make from the ruleset alone, made once for all its games (a
+    plan generates code: `checks.fused`, `brass_dsl.accelerate`)."""
+
+    plans: dict[int, PartPlan]
+    # an action whose repeated part must be done at least once is complete only with one repetition
+    required_repeats: dict[int, ActionPart]
+    reads_cache: dict[tuple[int, int], tuple[str, ...]]
+    searched: dict[int, ActionPart]  # id of a part -> in search order
+    original: dict[int, ActionPart]  # id in search order -> as written
+
+
+def _shared_by(ruleset: Any) -> _Shared:
+    """The ruleset's own `_Shared`, kept with it (as `Ruleset.era` keeps its index): it lives as long
+    as the ruleset, and the ids it is keyed by are those of the ruleset's own parts."""
+    found: _Shared | None = ruleset.__dict__.get("_decision_plans")
+    if found is None:
+        required = {id(a.part): a.repeat.part for a in ruleset.actions.values()
+                    if a.repeat is not None and a.repeat.min > 0}
+        found = ruleset.__dict__["_decision_plans"] = _Shared({}, required, {}, {}, {})
+    return found
+
+
 class DecisionEngine:
     """Enumerates and checks decisions for one game."""
+
+    shared: _Shared  # made from the ruleset alone (shared by every game of it)
 
     def __init__(self, table: Table, plans: DecisionEngine | None = None) -> None:
         """`plans`: an engine of the same ruleset whose plans (made from the ruleset alone) this
@@ -166,14 +195,13 @@ class DecisionEngine:
         self.table = table
         self.memo: dict[tuple[Any, ...], bool] = {}
         self.check_memo: dict[tuple[Any, ...], bool] = {}
-        self.plans: dict[int, PartPlan] = plans.plans if plans else {}
-        # an action whose repeated part must be done at least once is complete only with one repetition
-        self.required_repeats: dict[int, ActionPart] = plans.required_repeats if plans else {
-            id(a.part): a.repeat.part for a in table.ruleset.actions.values()
-            if a.repeat is not None and a.repeat.min > 0}
-        self.reads_cache: dict[tuple[int, int], tuple[str, ...]] = plans.reads_cache if plans else {}
-        self.searched: dict[int, ActionPart] = plans.searched if plans else {}  # id of a part -> in search order
-        self.original: dict[int, ActionPart] = plans.original if plans else {}  # id in search order -> as written
+        shared = plans.shared if plans else _shared_by(table.ruleset)
+        self.shared = shared
+        self.plans, self.required_repeats, self.reads_cache = shared.plans, shared.required_repeats, shared.reads_cache
+        self.searched, self.original = shared.searched, shared.original
+        # Set by a whole-action search while it runs a part's effects to list what follows: it answers
+        # `repeat_possible` (for the part in search order, with `nth` bound) by listing the choices.
+        self.lister: Callable[[ActionPart, Env], bool] | None = None
         table.on_change(self.forget)
 
     def plan(self, part: ActionPart) -> PartPlan:
@@ -209,17 +237,8 @@ class DecisionEngine:
         return found
 
     def judge(self, check: Check, env: Env) -> bool | None:
-        """Whether a precondition holds; None when it cannot be evaluated (a value it reads does
-        not exist here, e.g. the price of a third link): such a check never holds."""
-        if check.derived:
-            vars = env.vars
-            for name in check.derived:
-                if vars.get(name) is UNAVAILABLE:
-                    return None
-        try:
-            return bool(check.fn(env))
-        except DslError:
-            return None
+        """Whether a precondition holds; None when it cannot be evaluated (`checks.judge`)."""
+        return judge(check, env)
 
     def bind_derived(self, items: list[tuple[str, Any]], env: Env) -> None:
         for name, expr in items:
@@ -235,6 +254,15 @@ class DecisionEngine:
             return []
 
     # -- existence of a completion -------------------------------------------------------------
+
+    def set_aside_memos(self) -> tuple[Any, ...]:
+        """What is remembered of the state now, set aside, the memos fresh (see `Table.set_aside_derived`)."""
+        kept = (self.memo, self.check_memo)
+        self.memo, self.check_memo = {}, {}
+        return kept
+
+    def bring_back_memos(self, kept: tuple[Any, ...]) -> None:
+        self.memo, self.check_memo = kept
 
     def forget(self) -> None:
         """Forget what was completable and which preconditions held: the state changed."""
@@ -270,19 +298,18 @@ class DecisionEngine:
         plan = self.plans.get(id(part)) or self.plan(part)
         if start == 0:
             self.bind_derived(plan.derived_first, env)
-            if not self.all_hold(plan.requires_first, env):
+            if not plan.holds_first(env, self.check_memo):
                 return False
         if start >= len(part.params):
             return plan.then is None or self._then_completable(plan.then, env)
         # try_value and unbind written out: this loop runs for every value tried in every search
         name = part.params[start].name
-        derived, checks = plan.derived_at[start], plan.requires_at[start]
-        vars = env.vars
+        derived, holds, memo, vars = plan.derived_at[start], plan.holds_at[start], self.check_memo, env.vars
         for value in self.domain(part, start, env):
             vars[name] = value
             if derived:
                 self.bind_derived(derived, env)
-            ok = self.all_hold(checks, env) and self.part_completable(part, env, start + 1)
+            ok = holds(env, memo) and self.part_completable(part, env, start + 1)
             vars.pop(name, None)
             for derived_name, _ in derived:
                 vars.pop(derived_name, None)
@@ -299,28 +326,11 @@ class DecisionEngine:
         env.vars[plan.part.params[i].name] = value
         if plan.derived_at[i]:
             self.bind_derived(plan.derived_at[i], env)
-        return self.all_hold(plan.requires_at[i], env)
+        return plan.holds_at[i](env, self.check_memo)
 
     def all_hold(self, checks: list[Check], env: Env) -> bool:
-        """Whether every precondition holds: `holds` for each, written out because this is the
-        innermost loop of every search (a call less per check)."""
-        memo, vars = self.check_memo, env.vars
-        for check in checks:
-            if check.remember:
-                key = (check.ident, *map(vars.get, check.bound))
-                found = memo.get(key)
-                if found is None:
-                    found = memo[key] = self.judge(check, env) is True
-            elif check.derived:
-                found = self.judge(check, env) is True
-            else:
-                try:
-                    found = check.fn(env) is True  # a checked expression of type bool
-                except DslError:
-                    found = False  # it cannot be evaluated here: it does not hold
-            if not found:
-                return False
-        return True
+        """Whether every precondition holds (`checks.all_hold`, with this game's memo)."""
+        return all_hold(checks, env, self.check_memo)
 
     def unbind(self, plan: PartPlan, i: int, env: Env) -> None:
         env.vars.pop(plan.part.params[i].name, None)
@@ -337,6 +347,8 @@ class DecisionEngine:
         if repeat is None or (repeat.max is not None and done >= repeat.max):
             return False
         env = self.env(dict(vars, nth=done + 1))
+        if self.lister is not None:
+            return self.lister(self.search_part(repeat.part), env)
         return self.part_completable(self.search_part(repeat.part), env)
 
     # -- listing --------------------------------------------------------------------------

@@ -184,12 +184,24 @@ class Game:
         if self.question is not None:
             raise self._protocol.refusals.question_open(self.question)
         saved, checkpoint = Snapshot(self._table.state), self._protocol.checkpoint()
-        try:
-            self._protocol.feed(action)  # raises IllegalAction with every reason
-        except BaseException:
-            saved.restore(self._table.state)
-            self._protocol.rollback(checkpoint)
-            raise
+        # On trust first (its own choices prove it can be completed: no search for a completion); a
+        # refusal is judged again decision by decision, so that it gives its exact reasons.
+        for trusting in (True, False):
+            self._protocol.trusting = trusting
+            try:
+                self._protocol.feed(action)  # raises IllegalAction with every reason
+                return
+            except IllegalAction:
+                saved.restore(self._table.state)
+                self._protocol.rollback(checkpoint)
+                if not trusting:
+                    raise
+            except BaseException:
+                saved.restore(self._table.state)
+                self._protocol.rollback(checkpoint)
+                raise
+            finally:
+                self._protocol.trusting = False
 
     @contextmanager
     def watching_action_ends(self, callback: Callable[[], None]) -> Iterator[None]:

@@ -35,6 +35,14 @@ class LinkNetwork:
             for a in ends:
                 self._neighbours[a].update(e for e in ends if e != a)
 
+    def graph(self) -> tuple[frozenset[str], dict[str, set[str]], dict[str, dict[str, int]]]:
+        """The links it was built for, the graph and the distances known: to put back with `set_graph`
+        (`update` rebuilds them whenever the links differ, so any graph put back is safe)."""
+        return self._links, self._neighbours, self._distances
+
+    def set_graph(self, graph: tuple[frozenset[str], dict[str, set[str]], dict[str, dict[str, int]]]) -> None:
+        self._links, self._neighbours, self._distances = graph
+
     def copy(self) -> LinkNetwork:
         """A network of the same links that can change independently (the graph and the distances
         computed so far are shared until one of them changes its links: both are only replaced)."""

@@ -56,6 +56,10 @@ class DecisionProtocol:
         self._skipped: dict[str, Any] = {}  # optional params passed over since the last decision, by name
         self._draws_at_start = 0  # face-down tiles drawn before the action being decided began
         self._log_at_start = len(table.state.log)  # … and the log's length then
+        # Feeding a whole action on trust (`Game._apply_whole`): its own later choices prove that each
+        # choice can be completed, so no search for a completion is made; a refusal is judged again.
+        self.trusting = False
+        self._provable: dict[str, bool] = {}
 
     @property
     def committed(self) -> bool:
@@ -152,7 +156,8 @@ class DecisionProtocol:
             raise self.refusals.not_an_action(f"choose an action first, e.g. {{'action': '{first}'}}; "
                                               f"actions: {', '.join(self.table.ruleset.actions)}")
         env = self.decisions.env({})
-        if not self.decisions.action_completable(action, env):
+        if not (self._first_checks_hold(action) if self._trusted(action) else
+                self.decisions.action_completable(action, env)):
             raise self.refusals.not_possible(action, whole)
         if not self._can_start(action):
             untaken = Pending(action, {ACTION_VAR: action.id})
@@ -180,7 +185,7 @@ class DecisionProtocol:
         plan = self.decisions.plan(part)
         value = candidates[0]
         ok = self.decisions.try_value(plan, pending.index, value, env)
-        if not ok or not self.decisions.part_completable(part, env, pending.index + 1):
+        if not ok or not self._completable_after(part, env, pending):
             self.decisions.unbind(plan, pending.index, env)
             raise self.refusals.not_completable(pending, param, wanted, whole)
         if _has_whole_checks(pending.action) and not self._can_end_after(pending, part):
@@ -191,6 +196,36 @@ class DecisionProtocol:
         self.moves.append(decision)
         self._skipped = {}
         self._after_choice()
+
+    # == a whole action on trust ======================================================================
+
+    def _trusted(self, action: Action) -> bool:
+        """Whether the choices of the action being fed may stand as the proof that it can be
+        completed: feeding on trust, and an action whose completions its decisions show exactly (no
+        checks over the whole action, no optional choice, nothing derived before the first choice)."""
+        if not self.trusting:
+            return False
+        found = self._provable.get(action.id)
+        if found is None:
+            decisions = self.decisions
+            parts = [action.part] + ([action.repeat.part] if action.repeat is not None else [])
+            found = self._provable[action.id] = not _has_whole_checks(action) and all(
+                all(p.when is None for p in part.params)
+                and not decisions.plan(decisions.search_part(part)).derived_first for part in parts)
+        return found
+
+    def _first_checks_hold(self, action: Action) -> bool:
+        """On trust, in place of `action_completable`: its checks that need no choice (the choices that
+        follow prove the rest)."""
+        plan = self.decisions.plan(self.decisions.search_part(action.part))
+        return plan.holds_first(self.decisions.env({ACTION_VAR: action.id}), self.decisions.check_memo)
+
+    def _completable_after(self, part: Any, env: Any, pending: Pending) -> bool:
+        """The part can still be completed after the choice just bound; on trust, the choices that
+        follow prove it, except after the last (a repeated part that must follow is judged then)."""
+        if pending.index + 1 < len(part.params) and self._trusted(pending.action):
+            return True
+        return self.decisions.part_completable(part, env, pending.index + 1)
 
     def _refuse_not_asked(self, decision: Decision) -> None:
         """Refuse a decision naming an optional param passed over since the last decision, saying why."""

@@ -22,6 +22,7 @@ This module only answers where a resource can come from and at what price; takin
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from interpreter.engine.network import LinkNetwork
 from interpreter.engine.state import GameState, PlacedTile, Player
@@ -75,10 +76,34 @@ class Sourcing:
                     seen.add(tile.slot.id)
                     yield tile
 
+    def _holding(self, resource: str, memo: dict[Any, Any] | None = None) -> list[PlacedTile]:
+        """The unflipped tiles that produce the resource and hold some (remembered in `memo`)."""
+        found = memo.get(("holding", resource)) if memo is not None else None
+        if found is None:
+            found = [t for t in self.state.tiles.values()
+                     if not t.flipped and t.cubes > 0 and self.rs.industries[t.spec.industry].produces == resource]
+            if memo is not None:
+                memo[("holding", resource)] = found
+        return found
+
+    def _eligible(self, kind: str, tiles: list[PlacedTile], player: Player, at: list[str]) -> list[PlacedTile]:
+        """The tiles a kind of source allows, in no particular order (`_producers_of_kind` ranks them)."""
+        if kind == "nearest_connected_producer":
+            return [t for t in tiles if self.network.distance(at, t.slot.location) is not None]
+        if kind == "any_producer":
+            return tiles
+        if kind == "own_producer":
+            return [t for t in tiles if t.owner is player]
+        if kind == "connected_opponent_producer":
+            return [t for t in tiles
+                    if t.owner is not player and self.network.distance(at, t.slot.location) is not None]
+        if kind == "any_opponent_producer":
+            return [t for t in tiles if t.owner is not player]
+        return []  # merchant_barrel and market are not producers
+
     def _producers_of_kind(self, kind: str, resource: str, player: Player, at: list[str]) -> list[PlacedTile]:
         network = self.network
-        tiles = [t for t in self.state.tiles.values()
-                 if not t.flipped and t.cubes > 0 and self.rs.industries[t.spec.industry].produces == resource]
+        tiles = self._holding(resource)
         if kind == "nearest_connected_producer":
             placed = [(network.distance(at, t.slot.location), t) for t in tiles]
             near = [(d, self.slot_order[t.slot.id], t) for d, t in placed if d is not None]
@@ -103,27 +128,59 @@ class Sourcing:
             return True
         return any(self.connected_to_merchant(loc, resource) for loc in at)
 
-    def free_amount(self, resource: Resource, player: Player, at: list[str], action: str | None = None) -> int:
-        return sum(t.cubes for t in self.producers(resource, player, at, action))
+    def free_amount(self, resource: Resource, player: Player, at: list[str], action: str | None = None,
+                    memo: dict[Any, Any] | None = None) -> int:
+        """The cubes of every producer the player may take the resource from: those `producers`
+        yields, summed, and so counted without ranking them."""
+        holding = self._holding(resource.id, memo)
+        seen: set[str] = set()
+        total = 0
+        for kind in resource.sources_for(action):
+            for tile in self._eligible(kind, holding, player, at):
+                if tile.slot.id not in seen:
+                    seen.add(tile.slot.id)
+                    total += tile.cubes
+        return total
 
     def can_source(self, player: Player, resource_id: str, amount: int, at: list[str],
-                   action: str | None = None) -> bool:
-        """`amount` of the resource can be had for something at `at`, during `action` (its sources)."""
+                   action: str | None = None, memo: dict[Any, Any] | None = None) -> bool:
+        """`amount` of the resource can be had for something at `at`, during `action` (its sources).
+        `memo`: where to remember the free amount and the market's access while the state stays as
+        it is (the rules ask the same of every amount, and `source_cost` right after)."""
         if amount <= 0:
             return True
         resource = self.rs.resources[resource_id]
-        return self.free_amount(resource, player, at, action) >= amount or self.market_open(resource, at, action)
+        return self._free(resource, player, at, action, memo) >= amount or self._open(resource, at, action, memo)
 
     def source_cost(self, player: Player, resource_id: str, amount: int, at: list[str],
-                    action: str | None = None) -> int:
+                    action: str | None = None, memo: dict[Any, Any] | None = None) -> int:
         if amount <= 0:
             return 0
         resource = self.rs.resources[resource_id]
-        missing = max(0, amount - self.free_amount(resource, player, at, action))
-        if missing == 0 or not self.market_open(resource, at, action) or resource.market is None:
+        missing = max(0, amount - self._free(resource, player, at, action, memo))
+        if missing == 0 or not self._open(resource, at, action, memo) or resource.market is None:
             return 0  # (a resource without a market never has an open one)
         market = self.rs.markets[resource.market]
         return market_buy_cost(market, self.state.markets[market.id], missing)
+
+    def _free(self, resource: Resource, player: Player, at: list[str], action: str | None,
+              memo: dict[Any, Any] | None) -> int:
+        if memo is None:
+            return self.free_amount(resource, player, at, action)
+        key = ("free", resource.id, player.seat, *at, action)  # (`at` last but one: a key of any length)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self.free_amount(resource, player, at, action, memo)
+        return found
+
+    def _open(self, resource: Resource, at: list[str], action: str | None, memo: dict[Any, Any] | None) -> bool:
+        if memo is None:
+            return self.market_open(resource, at, action)
+        key = ("open", resource.id, *at, action)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self.market_open(resource, at, action)
+        return found
 
     def ranked(self, resource: Resource, player: Player, at: list[str],
                action: str | None) -> list[tuple[tuple[int, int], PlacedTile]]:

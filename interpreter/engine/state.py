@@ -152,32 +152,42 @@ def copy_state(state: GameState) -> GameState:
 
 class Snapshot:
     """A state as it was, to put it back exactly: the same player, tile and merchant-space objects
-    with their values of then, so that references a caller (or a search) holds stay valid."""
+    with their values of then, so that references a caller (or a search) holds stay valid. Only
+    values are kept, no object is copied (a search takes one before every trial of a part), and of
+    the log only its length: its entries are only ever appended."""
 
     def __init__(self, state: GameState) -> None:
-        self.values = copy_state(state)
-        self.tiles = dict(state.tiles)  # the objects themselves
+        self.players = [(p, p.money, p.income_position, p.vp, p.links_left, p.spent, p.removed, p.gone_before,
+                         list(p.hand), list(p.discard), dict(p.mat_used)) for p in state.players]
+        self.tiles = dict(state.tiles)  # the objects themselves …
+        self.tile_values = [(t, t.flipped, t.cubes) for t in state.tiles.values()]  # … and their values
         self.merchants = list(state.merchants)
+        self.merchant_values = [(m, m.tile, m.buys, m.has_beer) for m in state.merchants]
+        self.links, self.markets, self.deck = dict(state.links), dict(state.markets), list(state.deck)
+        self.wild_piles = {k: list(v) for k, v in state.wild_piles.items()}
+        self.scalars = (state.era_index, state.round, list(state.turn_order), state.turn_index, state.actions_left,
+                        state.finished, state.rng_state)
+        self.tracks, self.stacks, self.drawn = dict(state.tracks), _piles(state.stacks), _piles(state.drawn)
+        self.aside, self.log_length = list(state.aside), len(state.log)
 
     def restore(self, state: GameState) -> None:
         """Put `state` (the one this snapshot was taken of) back as it was."""
-        saved = self.values
-        for player, was in zip(state.players, saved.players, strict=True):
-            player.money, player.income_position, player.vp = was.money, was.income_position, was.vp
-            player.links_left, player.spent, player.removed, player.gone_before = (
-                was.links_left, was.spent, was.removed, was.gone_before)
-            player.hand, player.discard, player.mat_used = list(was.hand), list(was.discard), dict(was.mat_used)
-        for sid, tile in self.tiles.items():
-            was_tile = saved.tiles[sid]
-            tile.flipped, tile.cubes = was_tile.flipped, was_tile.cubes
+        for player, money, income, vp, links_left, spent, removed, gone, hand, discard, mat in self.players:
+            player.money, player.income_position, player.vp, player.links_left = money, income, vp, links_left
+            player.spent, player.removed, player.gone_before = spent, removed, gone
+            player.hand, player.discard, player.mat_used = list(hand), list(discard), dict(mat)
+        for tile, flipped, cubes in self.tile_values:
+            tile.flipped, tile.cubes = flipped, cubes
         state.tiles = dict(self.tiles)
-        for space, was_space in zip(self.merchants, saved.merchants, strict=True):
-            space.tile, space.buys, space.has_beer = was_space.tile, was_space.buys, was_space.has_beer
+        for space, tile_id, buys, has_beer in self.merchant_values:
+            space.tile, space.buys, space.has_beer = tile_id, buys, has_beer
         state.merchants = list(self.merchants)
-        state.links, state.markets = dict(saved.links), dict(saved.markets)
-        state.deck, state.wild_piles = list(saved.deck), {k: list(v) for k, v in saved.wild_piles.items()}
-        state.era_index, state.round, state.turn_order = saved.era_index, saved.round, list(saved.turn_order)
-        state.turn_index, state.actions_left, state.finished = saved.turn_index, saved.actions_left, saved.finished
-        state.rng_state, state.tracks = saved.rng_state, dict(saved.tracks)
-        state.stacks, state.drawn, state.aside = _piles(saved.stacks), _piles(saved.drawn), list(saved.aside)
-        del state.log[len(saved.log):]
+        state.links, state.markets, state.deck = dict(self.links), dict(self.markets), list(self.deck)
+        state.wild_piles = {k: list(v) for k, v in self.wild_piles.items()}
+        era_index, round, turn_order, turn_index, actions_left, finished, rng_state = self.scalars
+        state.era_index, state.round, state.turn_order = era_index, round, list(turn_order)
+        state.turn_index, state.actions_left, state.finished, state.rng_state = (
+            turn_index, actions_left, finished, rng_state)
+        state.tracks, state.stacks, state.drawn = dict(self.tracks), _piles(self.stacks), _piles(self.drawn)
+        state.aside = list(self.aside)
+        del state.log[self.log_length:]

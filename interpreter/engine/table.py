@@ -86,6 +86,18 @@ class Table:
             forget()
         self.cache.clear()
 
+    def set_aside_derived(self) -> tuple[Any, ...]:
+        """What is derived from the state now (the cache, the network's graph) set aside, fresh in its
+        place: `bring_back_derived` puts it back once the state is again exactly as it was (a search
+        that tries a part and puts the state back then need not derive it all again)."""
+        kept = (self.cache, self.network.graph())
+        self.cache = {}
+        return kept
+
+    def bring_back_derived(self, kept: tuple[Any, ...]) -> None:
+        self.cache, graph = kept
+        self.network.set_graph(graph)
+
     @contextmanager
     def editing(self) -> Iterator[Table]:
         """Change the position by hand, outside the rules (a given position, a trace's deal, a test);
@@ -202,11 +214,11 @@ class Table:
 
     def can_source(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> bool:
         self.network.update(self.state.links)
-        return self.sourcing.can_source(player, resource, amount, list(at), action)
+        return self.sourcing.can_source(player, resource, amount, list(at), action, self.cache)
 
     def source_cost(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> int:
         self.network.update(self.state.links)
-        return self.sourcing.source_cost(player, resource, amount, list(at), action)
+        return self.sourcing.source_cost(player, resource, amount, list(at), action, self.cache)
 
     def link_free(self, link: str) -> bool:
         return link not in self.state.links
@@ -280,7 +292,7 @@ class Table:
 
     def note(self, event: str, **details: Any) -> None:
         """Add an entry to the game log, as plain JSON data (mapping keys become strings)."""
-        self.state.log.append(json.loads(json.dumps({"event": event, **details})))
+        self.state.log.append(_as_json({"event": event, **details}))
 
     def spend(self, player: Player, amount: int) -> None:
         player.money -= amount
@@ -405,6 +417,40 @@ class Table:
             moved = [state.deck.pop() for _ in range(min(count, len(state.deck)))]
             state.aside.extend(moved)
             self.note("cards set aside", era=self.era, cards=len(moved))
+
+
+_PLAIN = (str, int, bool, type(None))  # JSON's own values, kept as they are (floats go the long way)
+
+
+def _as_json(value: Any) -> Any:
+    """`value` as it reads back from JSON text (a tuple becomes a list), without writing the text
+    for the usual log entry: mappings with text keys, lists, tuples, text, whole numbers, booleans,
+    None. Anything else (a number as a key, a float, another type) takes the round trip itself."""
+    plain = _plain(value)
+    return json.loads(json.dumps(value)) if plain is _NOT_PLAIN else plain
+
+
+_NOT_PLAIN = object()
+
+
+def _plain(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                return _NOT_PLAIN
+            item = _plain(item)
+            if item is _NOT_PLAIN:
+                return _NOT_PLAIN
+            out[key] = item
+        return out
+    if kind is list or kind is tuple:
+        items = [_plain(item) for item in value]
+        return _NOT_PLAIN if any(item is _NOT_PLAIN for item in items) else items
+    return _NOT_PLAIN
 
 
 def as_queries(table: Table) -> GameQueries:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from brass_dsl import Env
 from brass_dsl.runtime import ABSENT
 from interpreter.engine.decisions import DecisionEngine, Pending
 from interpreter.engine.errors import IllegalAction
@@ -37,6 +38,13 @@ if TYPE_CHECKING:
 
 Move = dict[str, Any]
 T = TypeVar("T")
+
+
+# A complete assignment of a part's choices: as the decisions that name it, and the values themselves
+# by param name, which a fork binds without searching for them again. (A plain tuple: a search makes
+# one for every whole action it lists.)
+Choice = tuple[Move, dict[str, Any]]
+
 # Functions whose value depends on the cards in a hand: a repeated part that uses none of them (nor
 # a choice of the action's own part) is searched once for every value of that part.
 HAND_FUNCTIONS = frozenset({"hand"})
@@ -57,14 +65,33 @@ class WholeActionSearch:
         self.decisions = decisions
         self.table = protocol.table
         self._repeat_reads_own_part: dict[str, bool] = {}
+        # The choices of the next repetition, listed by `repeat_possible` inside a fork (`_listing`)
+        # and taken by `_repetitions` right after: one enumeration instead of a search and an enumeration.
+        self._listed: list[Choice] | None = None
 
     def run(self) -> list[Move]:
         found = _Found()
         env = self.decisions.env({})
         for action in self.table.ruleset.actions.values():
-            if self.decisions.action_completable(action, env):
+            if self._listed_whole(action):
+                if self._first_checks_hold(action):
+                    self._action(action, found)
+            elif self.decisions.action_completable(action, env):
                 self._action(action, found)
         return found.moves
+
+    def _listed_whole(self, action: Action) -> bool:
+        """Whether listing the action's choices tells whether it can be taken at all, so that no
+        search for one completion need come first: an action without repetitions (none to fork
+        for), whose part derives nothing before its first choice."""
+        decisions = self.decisions
+        return action.repeat is None and not decisions.plan(decisions.search_part(action.part)).derived_first
+
+    def _first_checks_hold(self, action: Action) -> bool:
+        """The preconditions of the action that need none of its choices hold."""
+        decisions = self.decisions
+        plan = decisions.plan(decisions.search_part(action.part))
+        return plan.holds_first(decisions.env({ACTION_VAR: action.id}), decisions.check_memo)
 
     # -- an action's own part -----------------------------------------------------------------------
 
@@ -73,58 +100,62 @@ class WholeActionSearch:
         protocol.pending = Pending(action, {ACTION_VAR: action.id})
         shared: list[list[Move]] | None = None  # the repetitions, when every value of the part shares them
         try:
-            for choices in self._part_choices(action.part):
-                head = {"action": action.id, **choices}
+            for choice in self._part_choices(action.part):
+                head = {"action": action.id, **choice[0]}
                 if action.repeat is None:
                     found.moves.append(head)
                     continue
                 if shared is not None:
                     found.moves.extend({**head, action.repeat.name: list(r)} for r in shared)
                     continue
-                sequences = self._after_part(action.part, lambda: self._repetitions(action), choices)
+                sequences = self._after_part(action.part, lambda: self._repetitions(action), choice)
                 if not self._reads_own_part(action):
                     shared = sequences
                 found.moves.extend({**head, action.repeat.name: list(r)} for r in sequences)
         finally:
             protocol.pending = None
 
-    def _part_choices(self, part: ActionPart) -> list[Move]:
-        """Every complete, legal assignment of the part's choices (from the pending index on), as
-        the decisions that make it; nothing stays bound."""
+    def _part_choices(self, part: ActionPart) -> list[Choice]:
+        """Every complete, legal assignment of the part's choices (from the pending index on);
+        nothing stays bound."""
         pending = self.protocol.pending
         assert pending is not None
-        out: list[Move] = []
+        out: list[Choice] = []
         # In the order that decides most preconditions earliest (`search_order`): Build tries the
         # industry before the card. The order of a whole action's keys does not matter to `apply`.
-        self._bind_from(self.decisions.search_part(part), pending.index, {}, out)
+        self._bind_from(self.decisions.search_part(part), pending.index, {}, {}, out, self.decisions.env(pending.vars))
         return out
 
-    def _bind_from(self, part: ActionPart, i: int, chosen: Move, out: list[Move]) -> None:
+    def _bind_from(self, part: ActionPart, i: int, chosen: Move, values: dict[str, Any], out: list[Choice],
+                   env: Env) -> None:
+        """Add to `out` every legal completion of the part from param `i` on, the choices before it
+        being `chosen` (as decisions) and `values` (bound in `env`)."""
         decisions = self.decisions
-        pending = self.protocol.pending
-        assert pending is not None
         if i == len(part.params):
-            out.append(dict(chosen))
+            out.append((dict(chosen), dict(values)))
             return
         plan = decisions.plan(part)
-        env = decisions.env(pending.vars)
         name = part.params[i].name
-        # The last choice of a part needs no search for a completion: its preconditions are all
-        # judged once it is bound (unless a repeated part must follow it: `plan.then`).
-        last = i + 1 == len(part.params) and plan.then is None
-        derived, checks, vars = plan.derived_at[i], plan.requires_at[i], env.vars
+        # Only the last choice asks whether the part can be completed (whether the repeated part that
+        # must follow it, `plan.then`, can be done): before it, the enumeration of the choices after
+        # this one is that search, so asking first would only do its work twice.
+        final = i + 1 == len(part.params)
+        last = final and plan.then is None
+        derived, holds, memo, vars = plan.derived_at[i], plan.holds_at[i], decisions.check_memo, env.vars
         for value in decisions.domain(part, i, env):  # try_value and unbind written out: the hot loop
             vars[name] = value
             if derived:
                 decisions.bind_derived(derived, env)
-            if decisions.all_hold(checks, env) and (last or decisions.part_completable(part, env, i + 1)):
+            if holds(env, memo) and (not final or last or decisions.part_completable(part, env, i + 1)):
                 if value is not ABSENT:  # an optional param not asked is named by no decision
                     chosen[name] = encode(value)
+                values[name] = value
                 if last:
-                    out.append(dict(chosen))
+                    out.append((dict(chosen), dict(values)))
                 else:
-                    self._bind_from(part, i + 1, chosen, out)
+                    self._bind_from(part, i + 1, chosen, values, out, env)
                 chosen.pop(name, None)
+                del values[name]
             vars.pop(name, None)
             for derived_name, _ in derived:
                 vars.pop(derived_name, None)
@@ -144,27 +175,32 @@ class WholeActionSearch:
         # The last repetition possible needs no effects run, unless checks over the whole action
         # must see it (they are judged when the action ends).
         last = repeat.max is not None and pending.repeats_done + 1 >= repeat.max and not repeat.whole
-        for choices in self._choices_of_repetition(action):
+        for choice in self._choices_of_repetition(action):
             if last:
-                sequences.append([choices])
+                sequences.append([choice[0]])
                 continue
-            for rest in self._after_part(repeat.part, lambda: self._repetitions(action), choices):
-                sequences.append([choices, *rest])
+            for rest in self._after_part(repeat.part, lambda: self._repetitions(action), choice):
+                sequences.append([choice[0], *rest])
         return sequences
 
-    def _choices_of_repetition(self, action: Action) -> list[Move]:
+    def _choices_of_repetition(self, action: Action) -> list[Choice]:
+        """The choices of the repetition that comes next: as listed when the fork that led here
+        asked whether one is possible, else listed now."""
         assert action.repeat is not None
-        return self._part_choices(action.repeat.part)
+        listed, self._listed = self._listed, None
+        return listed if listed is not None else self._part_choices(action.repeat.part)
 
-    def _after_part(self, part: ActionPart, then: Any, choices: Move) -> list[list[Move]]:
-        """Every sequence that can follow the part's `choices` (see `fork`)."""
-        result: list[list[Move]] = self.fork(part, choices, then, ended=[[]], refused=[])
+    def _after_part(self, part: ActionPart, then: Any, choice: Choice) -> list[list[Move]]:
+        """Every sequence that can follow the part's `choice` (see `fork`)."""
+        result: list[list[Move]] = self.fork(part, choice, then, ended=[[]], refused=[], listing=True)
         return result
 
-    def fork(self, part: ActionPart, choices: Move, then: Callable[[], T], ended: T, refused: T) -> T:
-        """Bind the part's `choices`, run its effects as `apply` would, and answer with `then()`
+    def fork(self, part: ActionPart, choice: Choice, then: Callable[[], T], ended: T, refused: T,
+             listing: bool = False) -> T:
+        """Bind the part's `choice`, run its effects as `apply` would, and answer with `then()`
         (or `ended` when the action ended with this part, `refused` when its end was refused);
-        then put everything back."""
+        then put everything back. `listing`: `then` lists the next repetition's choices, so the
+        question whether one is possible is answered by listing them (`_list_repetition`)."""
         protocol, table = self.protocol, self.table
         pending = protocol.pending
         assert pending is not None
@@ -172,8 +208,12 @@ class WholeActionSearch:
         saved = _copy_pending(pending)
         actor = table.me.seat
         watch, protocol.flow.watch = protocol.flow.watch, None  # a trial, not a moment of the game
+        lister = self.decisions.lister
+        self.decisions.lister = self._list_repetition if listing else None
+        # What was derived from the state stays true once it is put back: kept aside, not forgotten.
+        derived, memos = table.set_aside_derived(), self.decisions.set_aside_memos()
         try:
-            self._bind_all(part, choices)
+            self._bind_all(part, choice[1])
             try:
                 protocol.complete_part()
                 protocol.answer_own_questions([], actor)
@@ -186,10 +226,27 @@ class WholeActionSearch:
             return then()
         finally:
             snapshot.restore(table.state)
-            protocol.rollback(checkpoint)
+            protocol.rollback(checkpoint)  # (it forgets what the trial derived)
+            table.bring_back_derived(derived)
+            self.decisions.bring_back_memos(memos)
             _put_back(pending, saved)  # the same object: a caller (the protocol) may hold it
             protocol.pending = pending
             protocol.flow.watch = watch
+            self.decisions.lister, self._listed = lister, None
+
+    def _list_repetition(self, part: ActionPart, env: Env) -> bool:
+        """`repeat_possible` inside a listing fork: whether a repetition of `part` (in search order)
+        can follow, found by listing its choices for `_repetitions` (see `DecisionEngine.lister`)."""
+        decisions = self.decisions
+        plan = decisions.plan(part)
+        if plan.derived_first:  # the listing would not see them: ask as usual, list later
+            return decisions.part_completable(part, env)
+        if not plan.holds_first(env, decisions.check_memo):
+            return False
+        out: list[Choice] = []
+        self._bind_from(part, 0, {}, {}, out, env)
+        self._listed = out
+        return bool(out)
 
     # -- checks over the whole action (`requires_whole`) --------------------------------------------
 
@@ -203,20 +260,20 @@ class WholeActionSearch:
             return True
         if pending.action is not action or not pending.in_repeat:
             return False
-        return any(self.fork(repeat.part, choices, lambda: self.can_end(action), ended=True, refused=False)
-                   for choices in self._part_choices(repeat.part))
+        return any(self.fork(repeat.part, choice, lambda: self.can_end(action), ended=True, refused=False)
+                   for choice in self._part_choices(repeat.part))
 
     def can_end_after(self, action: Action, part: ActionPart, start: int) -> bool:
         """With the pending part's choices bound up to `start` (excluded): whether some way of
         completing it leads to a legal end of the action."""
         pending = self.protocol.pending
         assert pending is not None
-        chosen = {p.name: encode(pending.vars[p.name]) for p in part.params[:start]
-                  if pending.vars[p.name] is not ABSENT}
-        completions: list[Move] = []
-        self._bind_from(part, start, chosen, completions)
-        return any(self.fork(part, choices, lambda: self.can_end(action), ended=True, refused=False)
-                   for choices in completions)
+        values = {p.name: pending.vars[p.name] for p in part.params[:start]}
+        chosen = {name: encode(value) for name, value in values.items() if value is not ABSENT}
+        completions: list[Choice] = []
+        self._bind_from(part, start, chosen, values, completions, self.decisions.env(pending.vars))
+        return any(self.fork(part, choice, lambda: self.can_end(action), ended=True, refused=False)
+                   for choice in completions)
 
     def startable(self, action: Action) -> bool:
         """Whether the action, not begun, can be taken to a legal end (checks over the whole included)."""
@@ -227,18 +284,18 @@ class WholeActionSearch:
         finally:
             protocol.pending = None
 
-    def _bind_all(self, part: ActionPart, choices: Move) -> None:
-        """Bind a repetition's choices, as its decisions would (they were found legal)."""
+    def _bind_all(self, part: ActionPart, values: dict[str, Any]) -> None:
+        """Bind a part's values and its derived values, as its decisions would (they were found
+        legal in this very state, so neither the lists of values nor the checks are asked again)."""
         decisions = self.decisions
         pending = self.protocol.pending
         assert pending is not None
         plan = decisions.plan(part)
         env = decisions.env(pending.vars)
         for i, param in enumerate(part.params):
-            values = decisions.domain(part, i, env)
-            wanted = choices.get(param.name, ABSENT)  # absent only from an optional param not asked
-            value = next(v for v in values if v is wanted or encode(v) == wanted)
-            decisions.try_value(plan, i, value, env)
+            env.vars[param.name] = values[param.name]
+            if plan.derived_at[i]:
+                decisions.bind_derived(plan.derived_at[i], env)
         pending.index = len(part.params)
 
     def _reads_own_part(self, action: Action) -> bool:

@@ -285,6 +285,21 @@ class Era:
     end: tuple[EffectStep, ...]
     end_before_round_end: bool = False  # the last round's `round_end` steps follow `end` (else precede it)
     set_aside: Mapping[int, int] = field(default_factory=dict)  # player count -> cards set aside as the era begins
+    # the steps made so far (`network_step`): made from the era alone, so each once
+    _steps: dict[int, NetworkOption] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def network_step(self, n: int) -> NetworkOption:
+        """What the n-th link of one Network action adds: the totals for n links less those for n − 1
+        (the rules of a Network read it for every link they judge). A ValueError if there is none."""
+        found = self._steps.get(n)
+        if found is None:  # (one that does not exist raises each time it is asked for)
+            totals = {o.links: o for o in self.network}
+            if n not in totals:
+                raise ValueError(f"the {self.name} allows no Network action with {n} links")
+            before, now = totals.get(n - 1, NetworkOption(n - 1, 0, {})), totals[n]
+            found = self._steps[n] = NetworkOption(1, now.money - before.money, {
+                rid: amount - before.needs.get(rid, 0) for rid, amount in now.needs.items()})
+        return found
 
 
 @dataclass(frozen=True, slots=True)

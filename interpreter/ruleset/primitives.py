@@ -370,7 +370,7 @@ class BrassVocabulary:
         fn("network_step", (Param("n", INT),), self.network_option,
            "What the n-th link of one Network action adds in the current era (money, resources), "
            "from the era's totals for n and n − 1 links.",
-           "network_step(2).money == 10", lambda env, n: _network_step(rs.era(game(env).era), n))
+           "network_step(2).money == 10", lambda env, n: rs.era(game(env).era).network_step(n))
 
     def _define_data_functions(self) -> None:
         """Numbers of the ruleset's tables that texts repeat, by player count, era or merchant."""
@@ -575,16 +575,6 @@ def ruleset_only(registry: Registry) -> Registry:
     out when the ruleset loads (a rule's text) may use."""
     why = "it is known only during a game, and this text is worked out when the ruleset loads"
     return registry.without(dict.fromkeys((*GAME_NAMES, *GAME_FUNCTIONS), why))
-
-
-def _network_step(era: Any, n: int) -> NetworkOption:
-    totals = {o.links: o for o in era.network}
-    if n not in totals:
-        raise ValueError(f"the {era.name} allows no Network action with {n} links")
-    before = totals.get(n - 1, NetworkOption(n - 1, 0, {}))
-    now = totals[n]
-    return NetworkOption(1, now.money - before.money,
-                         {rid: amount - before.needs.get(rid, 0) for rid, amount in now.needs.items()})
 
 
 def build_registry(ruleset: Any) -> Registry:
