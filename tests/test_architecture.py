@@ -44,7 +44,7 @@ TOOLS_MAY_IMPORT: dict[str, set[str]] = {
     "authoring": {"scenarios", "files"},
     "simulate": {"bots", "bots.knowledge", "files", "cluster"},
     "play": {"bots", "bots.knowledge", "board", "files", "wording"},
-    "web": {"bots", "bots.knowledge", "board", "files", "wording", "scenarios", "trace"},
+    "web": {"bots", "bots.knowledge", "board", "files", "wording", "scenarios", "trace", "simulate"},
     "tune": {"simulate", "files", "cluster"},
     "cli": {"files", "cluster", "wording", "board", "bots", "bots.knowledge", "scenarios", "trace", "authoring",
             "simulate", "play", "web", "tune"},

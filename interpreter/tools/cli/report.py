@@ -150,9 +150,6 @@ def _missing_note(report: Report) -> str:
 
 
 def _version() -> str:
-    from importlib import metadata
+    from interpreter.tools.simulate.report import brass_version
 
-    try:
-        return metadata.version("brass-rules")
-    except metadata.PackageNotFoundError:
-        return ""
+    return brass_version()

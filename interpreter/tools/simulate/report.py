@@ -194,6 +194,16 @@ def _compare(variant: Summary, base: Summary, primary: str) -> dict[str, Any]:
         raise BrassError(str(error)) from None
 
 
+def brass_version() -> str:
+    """The installed brass-rules version a report names (empty when run from a bare source tree)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("brass-rules")
+    except metadata.PackageNotFoundError:
+        return ""
+
+
 # -- a file of `brass simulate --against --out` ----------------------------------------------------
 
 def report_from_file(path: Path, rulesets: Sequence[Ruleset], origin: Origin) -> tuple[Report, str | None]:

@@ -2,7 +2,8 @@
 (`guard`), the threads its engine work runs in (`work`), games and replays kept by id, where games
 come from, what the page shows and what a table reads beside the board (`table`: the last action,
 score breakdowns, cards played and unseen), and the page itself (`static/`); rooms, one game for several
-browsers each with a link of its own (`rooms`, `room_api`), kept in an SQLite file (`store`).
+browsers each with a link of its own (`rooms`, `room_api`), kept in an SQLite file (`store`); the
+balance reports of comparison files, as `brass report` draws them (`reports`).
 
-May import: `bots`, `board`, `files`, `wording`, `scenarios`, `trace`.
+May import: `bots`, `board`, `files`, `wording`, `scenarios`, `trace`, `simulate`.
 """

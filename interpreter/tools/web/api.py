@@ -25,7 +25,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -35,6 +35,7 @@ from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.tools.bots.ladder import HUMAN
 from interpreter.tools.web.guard import MAX_BODY_BYTES as MAX_BODY_BYTES  # the bound, where the tests look
 from interpreter.tools.web.guard import Guard, read_json
+from interpreter.tools.web.reports import report_files, report_html
 from interpreter.tools.web.room_api import DEFAULT_MAX_ROOMS_PER_CLIENT, RoomApi
 from interpreter.tools.web.rooms import RoomKeeper
 from interpreter.tools.web.sessions import BotRun, PlaySession, ReplaySession, SessionStore, WebError
@@ -87,6 +88,15 @@ class WebApp:
             return {"rulesets": [_ruleset_json(name) for name in names], "seat_kinds": list(SEAT_KINDS),
                     "default": DEFAULT_RULESET, "files": self.folders.listing()}
         return JSONResponse(await self.worker.run(work))
+
+    async def reports(self, request: Request) -> Response:
+        """The comparison files below the --reports folders, with what each compares."""
+        return JSONResponse({"reports": await self.worker.run(lambda: report_files(self.folders))})
+
+    async def report(self, request: Request) -> Response:
+        """The balance report of one comparison file (`?path=`), as `brass report --from` writes it."""
+        path = request.query_params.get("path")
+        return HTMLResponse(await self.worker.run(lambda: report_html(self.folders, path)))
 
     async def new_game(self, request: Request) -> Response:
         body = await read_json(request)
@@ -254,6 +264,8 @@ def create_app(folders: Folders, allowed_hosts: Sequence[str] = (), bot_seconds:
         Route("/", index),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/api/options", app.options),
+        Route("/api/reports", app.reports),
+        Route("/reports", app.report),
         Route("/api/games", app.new_game, methods=["POST"]),
         Route("/api/games/load", app.load_game, methods=["POST"]),
         Route("/api/games/scenario", app.scenario_game, methods=["POST"]),

@@ -52,6 +52,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                        help="folders whose *.trace.json files the page may replay (default: ../shared/real-games)")
     serve.add_argument("--scenarios", nargs="*", metavar="DIR", default=None,
                        help="folders whose scenario and setup files the page may open (default: ./scenarios)")
+    serve.add_argument("--reports", nargs="*", metavar="DIR", default=[],
+                       help="folders whose --out files of `brass simulate VARIANT --against BASE` the page shows "
+                            "as balance reports (/reports?path=FILE, as `brass report` writes them)")
     serve.set_defaults(run=run_serve)
 
 
@@ -80,10 +83,11 @@ def run_serve(args: argparse.Namespace) -> int:
         raise BrassError(f"{MISSING_EXTRA} [{error}]") from None
     allowed = allowed_hosts(args.host, args.allowed_host)
     traces, scenarios = default_folders(args.traces, args.scenarios)
-    folders = Folders.of(traces, scenarios)
+    folders = Folders.of(traces, scenarios, args.reports)
+    reports = f"; reports from {', '.join(map(str, folders.reports))}" if folders.reports else ""
     print(f"brass serve: http://{args.host}:{args.port}/ (Ctrl-C stops); traces from "
           f"{', '.join(map(str, folders.traces)) or 'nowhere'}; scenarios from "
-          f"{', '.join(map(str, folders.scenarios)) or 'nowhere'}; rooms kept in {rooms_place(args.db)}",
+          f"{', '.join(map(str, folders.scenarios)) or 'nowhere'}; rooms kept in {rooms_place(args.db)}{reports}",
           flush=True)
     if not loopback(args.host):
         print(f"brass serve: warning: listening on {args.host}, not only on this machine: anyone on the network "

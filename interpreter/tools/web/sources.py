@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,21 +41,23 @@ class Folders:
 
     traces: list[Path]
     scenarios: list[Path]
+    reports: list[Path] = field(default_factory=list)  # the --out files of comparisons (web/reports.py)
 
     @classmethod
-    def of(cls, traces: list[str], scenarios: list[str]) -> Folders:
-        def existing(paths: list[str]) -> list[Path]:
+    def of(cls, traces: list[str], scenarios: list[str], reports: Sequence[str] = ()) -> Folders:
+        def existing(paths: Sequence[str]) -> list[Path]:
             return list(dict.fromkeys(Path(p).resolve() for p in paths if Path(p).is_dir()))
-        return cls(existing(traces), existing(scenarios))
+        return cls(existing(traces), existing(scenarios), existing(reports))
 
     def listing(self) -> dict[str, list[str]]:
-        return {"traces": _files(self.traces, "*.trace.json"), "scenarios": _files(self.scenarios, "*.yaml")}
+        return {"traces": _files(self.traces, "*.trace.json"), "scenarios": _files(self.scenarios, "*.yaml"),
+                "reports": _files(self.reports, "*.jsonl")}
 
     def trace(self, value: Any) -> Path:
-        return _inside(value, self.traces, "trace")
+        return inside(value, self.traces, "trace")
 
     def scenario(self, value: Any) -> Path:
-        return _inside(value, self.scenarios, "scenario")
+        return inside(value, self.scenarios, "scenario")
 
 
 def _files(roots: list[Path], pattern: str) -> list[str]:
@@ -64,13 +67,13 @@ def _files(roots: list[Path], pattern: str) -> list[str]:
     return found[:MAX_LISTED_FILES]
 
 
-def _inside(value: Any, roots: list[Path], what: str) -> Path:
+def inside(value: Any, roots: list[Path], what: str) -> Path:
     """The file `value` names, if it lies below one of `roots` (after resolving links and `..`)."""
     if not isinstance(value, str) or not value or "\0" in value:
         raise WebError(400, f"'{what}' must be the path of a {what} file")
     path = Path(value).resolve()
     if not any(path.is_relative_to(root) for root in roots):
-        allowed = ", ".join(map(str, roots)) or "none (start brass serve with --traces / --scenarios)"
+        allowed = ", ".join(map(str, roots)) or "none (start brass serve with --traces / --scenarios / --reports)"
         raise WebError(403, f"{value} is not below a folder this server opens {what} files from: {allowed}")
     if not path.is_file():
         raise WebError(404, f"no {what} file {value}")

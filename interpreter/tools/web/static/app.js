@@ -142,6 +142,9 @@ async function loadOptions() {
   fillPlayers();
   fill("trace-select", options.files.traces.map((path) => el("option", { value: path, text: shortName(path) })));
   fill("scenario-select", options.files.scenarios.map((path) => el("option", { value: path, text: shortName(path) })));
+  // the --out files of comparisons below `brass serve --reports DIR`, each shown as `brass report` draws it
+  fill("report-select", options.files.reports.map((path) => el("option", { value: path, text: shortName(path) })));
+  $("open-report").disabled = options.files.reports.length === 0;
 }
 
 function shortName(path) {
@@ -391,6 +394,8 @@ function wire() {
   $("open-scenario").addEventListener("click", () => attempt(() => openScenario(false)));
   $("scenario-file").addEventListener("change", () => attempt(() => openScenario(true)));
   $("replay-trace").addEventListener("click", () => attempt(replayTrace));
+  $("open-report").addEventListener("click", () =>
+    window.open(`/reports?path=${encodeURIComponent($("report-select").value)}`, "_blank", "noopener"));
   $("replay-file").addEventListener("change", () => attempt(replaySave));
   $("back-out").addEventListener("click", () => attempt(async () => {
     $("refusal").hidden = true;
