@@ -85,11 +85,9 @@ def _duration(text: str) -> float:
 
 
 def _check_ray(args: argparse.Namespace) -> None:
-    from interpreter.tools.cluster.ray_connect import check_address
+    from interpreter.tools.cluster.ray_connect import check_runner
 
-    if args.jobs != 1:
-        raise BrassError("give --jobs (worker processes on this machine) or --ray (Ray decides), not both")
-    check_address(args.ray, "scenario folder")
+    check_runner(args.jobs, args.ray, "scenario folder")
 
 
 def run_verify(args: argparse.Namespace) -> int:

@@ -66,6 +66,17 @@ def check_address(address: str, positional: str) -> None:
                          f"(to name the {positional}, put it before --ray)")
 
 
+def check_runner(jobs: int, ray: str | None, positional: str) -> None:
+    """Refuse a runner that cannot be: a negative --jobs, --jobs with --ray, a bad Ray address (the
+    checks every command that plays in worker processes or on Ray makes alike)."""
+    if jobs < 0:
+        raise BrassError(f"--jobs is a number of worker processes (0: one per core), not {jobs}")
+    if ray is not None and jobs != 1:
+        raise BrassError("give --jobs (worker processes on this machine) or --ray (Ray decides), not both")
+    if ray:
+        check_address(ray, positional)
+
+
 def cluster_cpus(ray: ModuleType) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 

@@ -23,7 +23,7 @@ from typing import Any
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.ladder import make_bot
-from interpreter.tools.cluster.ray_connect import RayFailed, check_address, cluster_cpus, connected
+from interpreter.tools.cluster.ray_connect import RayFailed, check_runner, cluster_cpus, connected
 from interpreter.tools.simulate.batch import Batch, Shipment, batch_size, in_this_process, make_batches, shipment
 from interpreter.tools.simulate.games import BotSpec, GameRecord, Summary, seat_bots
 from interpreter.tools.simulate.pool import WorkersFailed, in_worker_processes, sigint_replaced
@@ -149,12 +149,7 @@ def _play_plan(args: argparse.Namespace, plan: Plan) -> int | None:
 def _check_options(args: argparse.Namespace) -> None:
     if args.resume and args.out is None:
         raise BrassError("--resume finishes the run saved in an --out file: give --out FILE too")
-    if args.jobs < 0:
-        raise BrassError(f"--jobs is a number of worker processes (0: one per core), not {args.jobs}")
-    if args.ray is not None and args.jobs != 1:
-        raise BrassError("give --jobs (worker processes on this machine) or --ray (Ray decides), not both")
-    if args.ray:
-        check_address(args.ray, "ruleset")
+    check_runner(args.jobs, args.ray, "ruleset")
 
 
 def _plan(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None, bot: BotSpec) -> Plan:

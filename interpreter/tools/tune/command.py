@@ -23,7 +23,7 @@ from interpreter.ruleset.bot_params import BotParams, HeuristicParams, to_data
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.cluster.ray_connect import RayFailed, check_address
+from interpreter.tools.cluster.ray_connect import RayFailed, check_runner
 from interpreter.tools.simulate.batch import Batch, shipment
 from interpreter.tools.simulate.games import GameRecord
 from interpreter.tools.simulate.pool import WorkersFailed
@@ -102,12 +102,7 @@ def run_tune(args: argparse.Namespace) -> int:
 
 
 def _open(args: argparse.Namespace, ruleset: Ruleset) -> Run:
-    if args.jobs < 0:
-        raise BrassError(f"--jobs is a number of worker processes (0: one per core), not {args.jobs}")
-    if args.ray is not None and args.jobs != 1:
-        raise BrassError("give --jobs (worker processes on this machine) or --ray (Ray decides), not both")
-    if args.ray:
-        check_address(args.ray, "ruleset")
+    check_runner(args.jobs, args.ray, "ruleset")
     settings = Settings(args.players, args.seed, args.candidates, args.rounds)
     start = ruleset.bots
     space = Space.around(start.heuristic)
