@@ -46,14 +46,16 @@ def free_port() -> int:
 
 class Server:
     """`create_app` served by uvicorn in a thread of this process on a free loopback port, its rooms
-    in `db`; `restart()` stops it and serves a new app on the same file (a new port)."""
+    in `db`; `restart()` stops it and serves a new app on the same file (a new port, or `port` again
+    when one is given: a browser's links name it)."""
 
-    def __init__(self, db: Path, scenarios: Path = ROOT / "scenarios", **options: Any) -> None:
-        self.db, self.scenarios, self.options = db, scenarios, options
+    def __init__(self, db: Path, scenarios: Path = ROOT / "scenarios", port: int | None = None,
+                 **options: Any) -> None:
+        self.db, self.scenarios, self.fixed_port, self.options = db, scenarios, port, options
         self.start()
 
     def start(self) -> None:
-        self.port = free_port()
+        self.port = self.fixed_port or free_port()
         app = create_app(Folders.of([], [str(self.scenarios)]), db=self.db, **self.options)
         self.served = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.served.run, daemon=True)

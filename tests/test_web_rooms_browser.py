@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,41 +27,19 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 from test_web_browser import CHROMEDRIVER, CHROMIUM, MISSING, free_port, page_error, settled  # noqa: E402
-
-from interpreter.tools.web.api import create_app  # noqa: E402
-from interpreter.tools.web.sources import Folders  # noqa: E402
+from test_web_rooms import Server as RoomServer  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None, reason=MISSING)]
 
 
-class Server:
-    """The app served by uvicorn in a thread on one loopback port, its rooms in `db`; `restart()`
-    serves a new app on the same port and file, as a restarted `brass serve` would."""
+class Server(RoomServer):
+    """The rooms' test server on one loopback port for good: `restart()` serves a new app on the same
+    port and file, as a restarted `brass serve` would, so the browsers' links still reach it."""
 
     def __init__(self, db: Path) -> None:
-        self.db, self.port = db, free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.start()
-
-    def start(self) -> None:
-        config = uvicorn.Config(create_app(Folders.of([], []), db=self.db), host="127.0.0.1", port=self.port,
-                                log_level="warning")
-        self.served = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.served.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.served.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                pytest.fail("the server did not start")
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        self.served.should_exit = True
-        self.thread.join(10)
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
+        port = free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        super().__init__(db, port=port)
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
         request = urllib.request.Request(self.url + path, method=method,
