@@ -188,6 +188,11 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--primary", metavar="FIGURE",
                           help="with --against: the figure judged alone at 5%% (default vp_per_player); every "
                                "other figure is judged with Holm's correction over all of them")
+    simulate.add_argument("--base-from", action="append", metavar="FILE",
+                          help="with --against: the --out file of earlier games of BASE (its own run, or any "
+                               "comparison against it; repeatable): its games of other seeds give the base's level "
+                               "and the paired games serve as a control, which removes about twice the variance "
+                               "pairing alone does")
     simulate.add_argument("--until-decided", action="store_true",
                           help="with --against: play batches of --games until the primary figure differs (or, "
                                "with --margin, is the same within it) by an always-valid 95%% interval")

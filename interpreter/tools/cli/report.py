@@ -45,6 +45,8 @@ def report_commands(commands: Any) -> None:
     report.add_argument("--html", metavar="FILE", help="write the page to FILE (required)")
     report.add_argument("--primary", metavar="FIGURE",
                         help="the figure judged alone at 5%% (default vp_per_player), as for brass simulate")
+    report.add_argument("--base-from", action="append", metavar="FILE",
+                        help="earlier games of BASE (an --out file; repeatable) for a control, as for brass simulate")
     playing = report.add_argument_group("without --from: the games to play (as brass simulate --against)")
     playing.add_argument("--players", type=int, default=None, help="number of players (default 2)")
     playing.add_argument("--games", type=int, default=None, help="number of games (default 10)")
@@ -64,7 +66,7 @@ def run_report(args: argparse.Namespace) -> int:
     target = _check_arguments(args)
     variant, base = load_ruleset(args.ruleset), load_ruleset(args.against)
     origin = Origin(args.ruleset, args.against, Path(args.source) if args.source else None,
-                    args.primary or _default_primary(), _version())
+                    args.primary or _default_primary(), _version(), tuple(Path(name) for name in args.base_from or ()))
     if origin.path is not None:
         report, warning = report_from_file(origin.path, (variant, base), origin)
         if warning:

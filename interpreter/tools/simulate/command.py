@@ -24,13 +24,14 @@ from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.ladder import TUNABLE
-from interpreter.tools.simulate.compare import PRIMARY, compare, figure_keys, primary_differences
-from interpreter.tools.simulate.games import BotSpec, Summary, simulate
+from interpreter.tools.simulate.compare import PRIMARY, compare, figure_keys, primary_differences, variance_sentence
+from interpreter.tools.simulate.games import BotSpec, Summary, seat_bots, simulate
 from interpreter.tools.simulate.plot import check_plot_path, write_plot
 from interpreter.tools.simulate.run import bots_argument, progress_bar, run_games, run_until_decided, uses_runner
 from interpreter.tools.simulate.sequential import METHOD as SEQUENTIAL_METHOD
 from interpreter.tools.simulate.sequential import Decision, decide, describe
 from interpreter.tools.simulate.stats import decimals
+from interpreter.tools.simulate.store import base_run, read_base_games
 
 COMPARED_BOT = "heuristic"  # what --against plays unless --bot names another
 SINGLE_BOT = "random"  # what a run without --against plays: the engine's fuzzer
@@ -49,16 +50,18 @@ def run_simulate(args: argparse.Namespace) -> int:
         base = load_ruleset(args.against)
         _check_players(base, args.players)
     primary = _primary(args, ruleset, base)
+    _check_base_from(args, base, bot)
     played = _play_games(args, ruleset, base, bot, primary)
     if isinstance(played, int):
         return played  # interrupted; what was saved has been said
     result, against, sequential = played
+    others = _base_games(args, base, result)
     sides = parameter_sources(args, ruleset, base, result.bots)
     for side in sides.values():
         if side.get("warning"):
             print(f"warning: {side['warning']}", file=sys.stderr)
     if args.json:
-        data = _json(result, against, args.timings, primary)
+        data = _json(result, against, args.timings, primary, others)
         if sequential is not None:
             data["comparison"]["sequential"] = sequential
         if sides:
@@ -67,7 +70,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     elif against is None:
         print_simulation(result, sides)
     else:
-        print_comparison(compare(result, against, primary), result, sequential, sides)
+        print_comparison(compare(result, against, primary, others), result, sequential, sides)
     if args.plot is not None:
         write_plot(args.plot, result, against)
         print(f"plots written to {args.plot}", file=sys.stderr)
@@ -114,12 +117,33 @@ def _parameters_line(sides: dict[str, dict[str, str]]) -> str:
     return "parameters: " + "; ".join(said)
 
 
-def _json(result: Summary, against: Summary | None, timings: bool, primary: str) -> dict[str, Any]:
+def _json(result: Summary, against: Summary | None, timings: bool, primary: str,
+          others: Summary | None) -> dict[str, Any]:
     data = result.to_dict(timings=timings)
     if against is not None:
         data["against"] = against.to_dict(timings=timings)
-        data["comparison"] = compare(result, against, primary)
+        data["comparison"] = compare(result, against, primary, others)
     return data
+
+
+def _check_base_from(args: argparse.Namespace, base: Ruleset | None, bot: BotSpec) -> None:
+    """--base-from is checked before any game is played."""
+    if not args.base_from:
+        return
+    if base is None:
+        raise BrassError("--base-from gives earlier games of the base of a comparison: it needs --against BASE")
+    if args.until_decided:
+        raise BrassError("--base-from cannot be combined with --until-decided yet: the always-valid interval is "
+                         "built on the paired differences alone; drop one of them")
+    read_base_games([Path(name) for name in args.base_from], base, args.players,
+                    seat_bots(bot, args.players), ())
+
+
+def _base_games(args: argparse.Namespace, base: Ruleset | None, result: Summary) -> Summary | None:
+    """The base's games of --base-from outside the comparison's seeds, as a run (None without it)."""
+    if not args.base_from or base is None:
+        return None
+    return base_run([Path(name) for name in args.base_from], base, result)
 
 
 def _play_games(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None, bot: BotSpec,
@@ -248,8 +272,11 @@ def print_comparison(report: dict[str, Any], variant: Summary, sequential: dict[
     if sides:
         console.print(_parameters_line(sides), highlight=False, soft_wrap=True)
     console.print(_figures_table(report))
+    control = report.get("control")
+    how = "paired t" if control is None else \
+        f"the paired base games as a control, the base's level from {control['base_games']} more games of it"
     console.print("difference: variant minus base, game by game over the same seeds, ± the half-width of "
-                  "its 95% interval (paired t)", highlight=False, soft_wrap=True)
+                  f"its 95% interval ({how})", highlight=False, soft_wrap=True)
     primary = report["figures"][report["primary"]]["label"]
     console.print(f"\nverdicts: {primary} judged alone (significant when its 95% interval excludes 0); every "
                   "other figure with Holm's correction over all of them:", highlight=False, soft_wrap=True)
@@ -260,10 +287,9 @@ def print_comparison(report: dict[str, Any], variant: Summary, sequential: dict[
                   f"when nothing changed, the chance that any does is at most 5% (one test per figure at 95% "
                   f"would declare about {differ['by_chance_uncorrected']:g} of them by chance)",
                   highlight=False, soft_wrap=True)
-    removed = report["figures"][report["primary"]]["variance_removed"]
+    removed = variance_sentence(report["figures"][report["primary"]])
     if removed is not None:
-        console.print(f"  pairing the games seed by seed removed {removed:.0%} of the variance of the {primary} "
-                      "difference", highlight=False, soft_wrap=True)
+        console.print(f"  {removed}", highlight=False, soft_wrap=True)
     console.print(f"\nseat balance: win rate per seat with its 95% Wilson interval (a win shared by k seats "
                   f"counts 1/k); {_balance_hint(variant)}", highlight=False, soft_wrap=True)
     console.print(_seats_table(report))

@@ -7,6 +7,11 @@ what the two games of a seed share (the setup, the bots' seeds); the games of a 
 their own ways, so for VP it removes only a tenth or so of the variance (`variance_removed`
 says how much, per figure).
 
+With the base's games of other seeds as well (`others`: `--base-from`, a cached run of the base,
+which does not change between a designer's experiments), each difference is estimated with the
+paired base games as a control variate (`stats.controlled_difference`): about half the variance
+of two independent runs is removed, where pairing alone removes a quarter.
+
 Verdicts are honest about how many figures are looked at: the *primary* figure (mean VP per
 player unless the designer names another) is judged alone at 5 %; every other figure is judged
 with Holm's correction over all of them, so that when nothing changed the chance of any
@@ -27,7 +32,9 @@ from typing import Any
 from interpreter.tools.simulate.games import GameRecord, Summary
 from interpreter.tools.simulate.stats import (
     CONFIDENCE,
+    Controlled,
     Difference,
+    controlled_difference,
     holm,
     mean,
     paired_difference,
@@ -42,6 +49,10 @@ METHOD = ("differences: variant minus base, game by game over the same seeds, wi
           "other figure when its Holm-adjusted p-value over all the others is below 0.05, so that the chance "
           "of any false 'significant' among them is at most 5%. Win rates: Wilson score interval, a win shared "
           "by k seats counting 1/k for each.")
+
+CONTROL_METHOD = ("the base's games of other seeds (--base-from) give its level; the paired base games serve as a "
+                  "control variate at the weight of least variance, estimated from the games (interval: Student's t "
+                  "with games - 2 degrees of freedom)")
 
 
 @dataclass(frozen=True)
@@ -94,27 +105,31 @@ def figure_keys(players: int, kinds: list[str]) -> list[str]:
     return [figure.key for figure in figures(players, kinds)]
 
 
-def compare(variant: Summary, base: Summary, primary: str = PRIMARY) -> dict[str, Any]:
+def compare(variant: Summary, base: Summary, primary: str = PRIMARY, others: Summary | None = None) -> dict[str, Any]:
     """The comparison, JSON-ready and the same for the same games: each figure's means, paired
     difference, interval, p-value and verdict (the primary figure judged alone, the others with
-    Holm's correction); the key figures' verdicts; how many figures differ; each side's seat balance."""
+    Holm's correction); the key figures' verdicts; how many figures differ; each side's seat balance.
+    `others`: the base's games of seeds the comparison did not play, for a control variate."""
     _check_paired(variant, base)
     kinds = list(dict.fromkeys(variant.action_kinds + base.action_kinds))
     every = figures(variant.players, kinds)
     if primary not in {figure.key for figure in every}:
         raise ValueError(f"no figure {primary!r} to judge first; figures: {', '.join(f.key for f in every)}")
-    differences = {figure.key: _difference_of(figure, variant, base) for figure in every}
-    p_values = {key: d.p_value for key, (_, _, d) in differences.items() if key != primary}
+    differences = {figure.key: _difference_of(figure, variant, base, others) for figure in every}
+    p_values = {key: d.difference.p_value for key, (_, _, d) in differences.items() if key != primary}
     adjusted = holm({key: p for key, p in p_values.items() if p is not None})
     rows = {figure.key: _figure_row(figure, *differences[figure.key], adjusted.get(figure.key), figure.key == primary)
             for figure in every}
     key_figures = [primary] + [figure.key for figure in every if figure.key_figure and figure.key != primary]
-    return {"variant": variant.ruleset, "base": base.ruleset, "games": len(variant.games),
+    found = {"variant": variant.ruleset, "base": base.ruleset, "games": len(variant.games),
             "seeds": [variant.games[0].seed, variant.games[-1].seed] if variant.games else [],
             "seating": "rotated" if variant.rotated else "fixed", "confidence": CONFIDENCE, "method": METHOD,
             "primary": primary, "figures": rows, "verdicts": {key: rows[key]["verdict"] for key in key_figures},
             "differ": _differ(rows, primary),
             "win_rate_by_seat": {"variant": _rates(variant), "base": _rates(base)}}
+    if others is not None:
+        found["control"] = {"base_games": len(others.games), "method": CONTROL_METHOD}
+    return found
 
 
 def primary_differences(variant: Summary, base: Summary, primary: str = PRIMARY) -> tuple[str, list[float]]:
@@ -122,8 +137,22 @@ def primary_differences(variant: Summary, base: Summary, primary: str = PRIMARY)
     _check_paired(variant, base)
     kinds = list(dict.fromkeys(variant.action_kinds + base.action_kinds))
     figure = next(f for f in figures(variant.players, kinds) if f.key == primary)
-    mine, theirs, _ = _difference_of(figure, variant, base)
+    mine, theirs = _values(figure, variant), _values(figure, base)
     return figure.label, [a - b for a, b in zip(mine, theirs, strict=True)]
+
+
+def variance_sentence(row: dict[str, Any]) -> str | None:
+    """How much of the variance of two independent runs a figure's estimate removed, in words
+    (None when the figure did not vary)."""
+    removed = row["variance_removed"]
+    if removed is None:
+        return None
+    if "control_weight" not in row:
+        return f"pairing the games seed by seed removed {removed:.0%} of the variance of the {row['label']} difference"
+    paired = row["variance_removed_by_pairing"]
+    alone = "" if paired is None else f" (pairing alone: {paired:.0%})"
+    return (f"the base's other games and the paired ones as a control (weight {row['control_weight']:.2f}) removed "
+            f"{removed:.0%} of the variance of the {row['label']} difference of two independent runs{alone}")
 
 
 def _differ(rows: dict[str, dict[str, Any]], primary: str) -> dict[str, Any]:
@@ -142,28 +171,39 @@ def _check_paired(variant: Summary, base: Summary) -> None:
         raise ValueError("the two runs did not seat the same bots: their games cannot be paired")
 
 
-def _difference_of(figure: Figure, variant: Summary, base: Summary) -> tuple[list[float], list[float], Difference]:
-    mine = [float(figure.read(game)) for game in variant.games]
-    theirs = [float(figure.read(game)) for game in base.games]
-    return mine, theirs, paired_difference(mine, theirs)
+def _difference_of(figure: Figure, variant: Summary, base: Summary,
+                   others: Summary | None) -> tuple[list[float], list[float], Controlled]:
+    mine, theirs = _values(figure, variant), _values(figure, base)
+    if others is None:
+        return mine, theirs, Controlled(paired_difference(mine, theirs), 1.0, variance_removed(mine, theirs))
+    return mine, theirs, controlled_difference(mine, theirs, _values(figure, others))
 
 
-def _figure_row(figure: Figure, mine: list[float], theirs: list[float], difference: Difference,
+def _values(figure: Figure, summary: Summary) -> list[float]:
+    return [float(figure.read(game)) for game in summary.games]
+
+
+def _figure_row(figure: Figure, mine: list[float], theirs: list[float], controlled: Controlled,
                 holm_p: float | None, primary: bool) -> dict[str, Any]:
     """A figure's row. The primary figure is significant when its own interval excludes 0; another
     when its Holm-adjusted p-value is below 5 % (its interval, shown, is still its own 95 %)."""
+    difference, removed = controlled.difference, controlled.removed
     significant = difference.significant if primary or holm_p is None else holm_p < 1 - CONFIDENCE
     text = verdict(figure.phrase, difference)
     if difference.significant and not significant:
         text = (f"no significant difference after {difference.games} games, judged with the other figures "
                 f"(alone it would read: {text})")
-    removed = variance_removed(mine, theirs)
-    return {"label": figure.label, "variant": _rounded(mean(mine)), "base": _rounded(mean(theirs)),
+    row = {"label": figure.label, "variant": _rounded(mean(mine)), "base": _rounded(mean(theirs)),
             "difference": _rounded(difference.mean), "interval": _interval(difference),
             "p_value": None if difference.p_value is None else _rounded(difference.p_value),
             "p_holm": None if holm_p is None else _rounded(holm_p), "primary": primary,
             "significant": significant, "verdict": text,
             "variance_removed": None if removed is None else _rounded(removed)}
+    if controlled.weight != 1.0:
+        by_pairing = variance_removed(mine, theirs)
+        row["control_weight"] = _rounded(controlled.weight)
+        row["variance_removed_by_pairing"] = None if by_pairing is None else _rounded(by_pairing)
+    return row
 
 
 def _interval(difference: Difference) -> list[float] | None:

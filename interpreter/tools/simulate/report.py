@@ -31,7 +31,15 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.tools.simulate.compare import PRIMARY, compare
 from interpreter.tools.simulate.games import Summary
 from interpreter.tools.simulate.profile import Profile
-from interpreter.tools.simulate.store import Key, each_record, fingerprint, read_games, run_parameters, upgraded
+from interpreter.tools.simulate.store import (
+    Key,
+    base_run,
+    each_record,
+    fingerprint,
+    read_games,
+    run_parameters,
+    upgraded,
+)
 
 ROLES = ("ruleset", "against")  # the variant, the base (as in --out files)
 
@@ -124,6 +132,7 @@ class Origin:
     path: Path | None = None
     primary: str = PRIMARY
     version: str = ""
+    base_from: tuple[Path, ...] = ()  # earlier games of the base, for a control (`--base-from`)
 
 
 @dataclass
@@ -160,10 +169,11 @@ class Report:
                     str(seeds[0])]
         if summary.checked:
             simulate.append("--check")
-        primary = ["--primary", self.origin.primary] if self.origin.primary != PRIMARY else []
+        options = ["--primary", self.origin.primary] if self.origin.primary != PRIMARY else []
+        options += [word for path in self.origin.base_from for word in ("--base-from", str(path))]
         report = ["brass", "report", self.origin.variant, "--against", self.origin.base, "--from", "runs.jsonl",
-                  *primary, "--html", "report.html"]
-        return [shlex.join([*simulate, *primary, "--out", "runs.jsonl"]), shlex.join(report)]
+                  *options, "--html", "report.html"]
+        return [shlex.join([*simulate, *options, "--out", "runs.jsonl"]), shlex.join(report)]
 
     def contiguous(self) -> bool:
         """Whether the seeds are one run of consecutive numbers (as --seed and --games play them)."""
@@ -176,7 +186,7 @@ def report_from_games(variant: Summary, base: Summary, rulesets: Sequence[Rulese
     sides = {}
     for role, summary, ruleset in zip(ROLES, (variant, base), rulesets, strict=True):
         sides[role] = Side(role, ruleset, summary, _totals(game.profile for game in summary.games))
-    return Report(sides, _compare(variant, base, origin.primary), origin)
+    return Report(sides, _compare(variant, base, origin, rulesets[1]), origin)
 
 
 def _totals(profiles: Iterable[Profile | None]) -> Totals:
@@ -187,9 +197,10 @@ def _totals(profiles: Iterable[Profile | None]) -> Totals:
     return totals
 
 
-def _compare(variant: Summary, base: Summary, primary: str) -> dict[str, Any]:
+def _compare(variant: Summary, base: Summary, origin: Origin, base_ruleset: Ruleset) -> dict[str, Any]:
+    others = base_run(origin.base_from, base_ruleset, variant) if origin.base_from else None
     try:
-        return compare(variant, base, primary)
+        return compare(variant, base, origin.primary, others)
     except ValueError as error:  # a --primary that is not a figure of these games
         raise BrassError(str(error)) from None
 
@@ -235,7 +246,7 @@ def report_from_file(path: Path, rulesets: Sequence[Ruleset], origin: Origin) ->
     totals = _file_totals(path, {(role, seed) for role in ROLES for seed in seeds})
     sides = {role: Side(role, ruleset, summaries[role], totals[role])
              for role, ruleset in zip(ROLES, rulesets, strict=True)}
-    report = Report(sides, _compare(summaries["ruleset"], summaries["against"], origin.primary), origin,
+    report = Report(sides, _compare(summaries["ruleset"], summaries["against"], origin, base), origin,
                     unpaired=len(found) - 2 * len(seeds))
     return report, warning
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
+from interpreter.tools.simulate.compare import variance_sentence
 from interpreter.tools.simulate.report import Report, Side
 from interpreter.tools.simulate.report_svg import (
     Segment,
@@ -171,9 +172,9 @@ def _verdicts(report: Report) -> str:
               f"<p>{differ['significant']} of the {differ['figures']} other figures differ after Holm's correction; "
               f"when nothing changed, the chance that any does is at most 5% (one test per figure at 95% would "
               f"declare about {differ['by_chance_uncorrected']:g} of them by chance).</p>"]
-    if primary["variance_removed"] is not None:
-        lines_.append(f"<p>Pairing the games seed by seed removed {primary['variance_removed']:.0%} of the variance "
-                      f"of the {escape(primary['label'])} difference.</p>")
+    removed = variance_sentence(primary)
+    if removed is not None:
+        lines_.append(f"<p>{escape(removed[0].upper() + removed[1:])}.</p>")
     rows = []
     for row in comparison["figures"].values():
         low, high = row["interval"] or (None, None)
@@ -185,7 +186,10 @@ def _verdicts(report: Report) -> str:
     header = ["figure", report.variant.ruleset.name, report.base.ruleset.name, "difference (95%)", "interval",
               "p", "Holm p", "significant", "verdict"]
     lines_.append(_table(header, rows, raw=True))
-    lines_.append(f'<p class="note">{escape(comparison["method"])} These are the verdicts <code>brass simulate '
+    control = comparison.get("control")
+    method = comparison["method"] + ("" if control is None else
+                                     f" With {control['base_games']} more games of the base: {control['method']}.")
+    lines_.append(f'<p class="note">{escape(method)} These are the verdicts <code>brass simulate '
                   "--against</code> gives for the same games, judged once on all of them; a run stopped by "
                   "<code>--until-decided</code> was decided by its always-valid interval, which that command "
                   "printed.</p>")

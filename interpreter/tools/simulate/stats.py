@@ -63,11 +63,65 @@ def paired_difference(variant: Sequence[float], base: Sequence[float],
 def t_p_value(centre: float, variance: float, count: int) -> float:
     """The two-sided p-value of a mean `centre` of `count` values of sample variance `variance`
     against 0, under Student's t with count - 1 degrees of freedom."""
-    if variance <= 0:
+    return _t_test(centre, variance / count, count - 1)
+
+
+def _t_test(centre: float, squared_error: float, df: int) -> float:
+    """The two-sided p-value of an estimate `centre` of standard error sqrt(`squared_error`)
+    against 0, under Student's t with `df` degrees of freedom."""
+    if squared_error <= 0:
         return 1.0 if centre == 0 else 0.0
-    t = centre / math.sqrt(variance / count)
-    df = count - 1
-    return incomplete_beta(df / (df + t * t), df / 2, 0.5)  # P(|T| > |t|)
+    t2 = centre * centre / squared_error
+    return incomplete_beta(df / (df + t2), df / 2, 0.5)  # P(|T| > |t|)
+
+
+@dataclass(frozen=True)
+class Controlled:
+    """A difference estimated with the base's games of other seeds as well (`controlled_difference`):
+    the difference, the weight of the paired base games, and the share of the variance of two
+    independent runs of as many games that the estimate removed."""
+
+    difference: Difference
+    weight: float
+    removed: float | None
+
+
+def controlled_difference(variant: Sequence[float], base: Sequence[float], others: Sequence[float],
+                          confidence: float = CONFIDENCE) -> Controlled:
+    """The mean difference `variant - base` when the base was also played on other seeds (`others`,
+    a cached run of the base: it does not change between a designer's experiments).
+
+    The paired base games serve as a control variate: the estimate is
+    mean(variant) - w * mean(base) - (1 - w) * mean(others), unbiased for any fixed w, with
+    w = (beta * M + n) / (M + n), beta = cov(variant, base) / var(base), n paired games and M
+    others: the w of least variance (w = 1, plain pairing, with no other games; w = beta, the
+    classic control variate, with a base mean known exactly). Pairing alone keeps all of the base
+    games' own noise in the difference; here only the part the variant's games share is taken
+    out, and the base's level comes from M + n games. Its squared standard error is
+    var(variant - w * base) / n + (1 - w)^2 * var(others) / M, plus beta's own error carried
+    by the distance between the two means of the base, judged under Student's t with n - 2
+    degrees of freedom (one spent on beta). Under three paired games or two others, w = 1."""
+    count, spare = len(variant), len(others)
+    if len(base) != count:
+        raise ValueError(f"paired samples differ in length: {count} and {len(base)}")
+    if count < 3 or spare < 2:
+        plain = paired_difference(variant, base, confidence)
+        return Controlled(plain, 1.0, variance_removed(variant, base))
+    base_variance = _variance(base)
+    beta = _covariance(variant, base) / base_variance if base_variance > 0 else 0.0
+    weight = (beta * spare + count) / (spare + count)
+    centre = mean(variant) - weight * mean(base) - (1 - weight) * mean(others)
+    # the residual's variance about a fitted line: n - 2 degrees of freedom, not n - 1
+    residual = _variance([a - weight * b for a, b in zip(variant, base, strict=True)]) * (count - 1) / (count - 2)
+    # beta is itself estimated: how far the paired base games' mean lies from the others' carries its
+    # error into the estimate (the regression's error of prediction away from the mean)
+    slope_error = residual / (base_variance * (count - 1)) if base_variance > 0 else 0.0
+    lever = spare / (spare + count) * (mean(base) - mean(others))
+    squared_error = residual / count + (1 - weight) ** 2 * _variance(others) / spare + lever ** 2 * slope_error
+    half = t_quantile(1 - (1 - confidence) / 2, count - 2) * math.sqrt(squared_error)
+    difference = Difference(count, centre, centre - half, centre + half, _t_test(centre, squared_error, count - 2))
+    independent = (_variance(variant) + base_variance) / count
+    return Controlled(difference, weight, 1 - squared_error / independent if independent > 0 else None)
 
 
 def holm(p_values: dict[str, float], alpha: float = 1 - CONFIDENCE) -> dict[str, float]:
@@ -100,6 +154,11 @@ def variance_removed(variant: Sequence[float], base: Sequence[float]) -> float |
 def _variance(values: Sequence[float]) -> float:
     centre = mean(values)
     return math.fsum((v - centre) ** 2 for v in values) / (len(values) - 1)
+
+
+def _covariance(first: Sequence[float], second: Sequence[float]) -> float:
+    one, two = mean(first), mean(second)
+    return math.fsum((a - one) * (b - two) for a, b in zip(first, second, strict=True)) / (len(first) - 1)
 
 
 def wilson(wins: float, games: int, confidence: float = CONFIDENCE) -> tuple[float, float]:

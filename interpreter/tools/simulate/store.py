@@ -27,14 +27,14 @@ import errno
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.model import Ruleset
-from interpreter.tools.simulate.games import GameRecord
+from interpreter.tools.simulate.games import GameRecord, Summary
 
 FORMAT = "brass-simulate/2"
 OLD_FORMAT = "brass-simulate/1"  # no `seating`: every bot kept its seat, comparisons included
@@ -120,6 +120,63 @@ def read_games(path: Path, run: dict[str, Any], brief: bool = False,
             raise BrassError(refusal)
         found.setdefault((data["role"], data["seed"]), GameRecord.from_dict(data, brief))
     return found, None
+
+
+def read_base_games(paths: Sequence[Path], base: Ruleset, players: int, bots: Sequence[str],
+                    played: Collection[int]) -> list[GameRecord]:
+    """`--base-from`: the games of `base` (as its files are now) in these --out files, whatever
+    run wrote them (a run of the base alone, or the base side of any comparison against it), with
+    these players and bots, of the seeds outside `played` (the comparison's own, which it pairs),
+    one per seed in seed order. A run that kept the seats counts only when every seat has the
+    same bot (then rotating them changes nothing). An error when a file holds none of them."""
+    wanted, found = fingerprint(base), {}
+    for path in paths:
+        if not path.is_file():
+            raise BrassError(f"--base-from {path}: {'it is a folder' if path.is_dir() else 'no such file'}; give "
+                             f"the --out file of a run of {base.name} (brass simulate {base.name} --bot "
+                             f"{bots[0]} --games 400 --seed 1000 --out base.jsonl)")
+        mismatch, count = None, 0
+        for number, data in each_record(path):
+            if data is None:
+                break
+            why = _not_the_base(upgraded(data["run"], path, number), data["role"], wanted, players, bots)
+            if why is None:
+                count += 1
+                if data["seed"] not in played:
+                    found.setdefault(data["seed"], GameRecord.from_dict(data, brief=True))
+            mismatch = mismatch or (why and f"line {number}: {why}")
+        if count == 0:
+            raise BrassError(f"--base-from {path} holds no game of {base.name} as it is now with {players} players "
+                             f"and bots {','.join(bots)} ({mismatch or 'no games'})")
+    return [found[seed] for seed in sorted(found)]
+
+
+def base_run(paths: Sequence[Path], base: Ruleset, compared: Summary) -> Summary:
+    """The games of `base` in the --base-from files that the comparison `compared` (its variant's
+    run) did not play itself, as a run of the same players and bots; an error under two."""
+    played = {game.seed for game in compared.games}
+    games = read_base_games(paths, base, compared.players, compared.bots, played)
+    if len(games) < 2:
+        raise BrassError(f"--base-from holds {len(games)} game(s) of {base.name} outside seeds {min(played)}.."
+                         f"{max(played)}, which the comparison plays itself; a control needs 2 or more (a few "
+                         f"hundred to help): play them with brass simulate {base.name} --bot {compared.bots[0]} "
+                         f"--games 400 --seed 1000 --out base.jsonl")
+    return Summary(base.name, compared.players, games[0].seed, list(compared.bots), compared.checked, games,
+                   list(base.actions), compared.rotated)
+
+
+def _not_the_base(run: dict[str, Any], role: str, wanted: str, players: int, bots: Sequence[str]) -> str | None:
+    """Why a record is not a game of the base for a control (None when it is one)."""
+    prints = run.get("fingerprints")
+    if not isinstance(prints, dict) or prints.get(role) != wanted:
+        return f"another ruleset, or its files as they were then ({run.get(role)})"
+    if run.get("players") != players:
+        return f"{run.get('players')} players"
+    if run.get("bots") != list(bots):
+        return f"bots {_shown(run.get('bots'))}"
+    if run.get("seating") != "rotated" and len(set(bots)) > 1:
+        return "its bots kept their seats, and the comparison rotates them"
+    return None
 
 
 def each_record(path: Path) -> Iterator[tuple[int, dict[str, Any] | None]]:
