@@ -88,6 +88,9 @@ def test_save_load_quit_and_replay(tmp_path: Path, run) -> None:
     status, out, err = run("replay", str(save))
     assert status == 0, err
     assert "   1. player" in out and "Standings so far" in out
+    moves = out.split("Standings so far")[0]
+    assert "=" not in moves and "'" not in moves  # in the terminal game's words, not key=value
+    assert "P1 end of turn: drew 1" in moves
 
 
 def test_explaining_a_refused_action_cites_the_rule(run) -> None:

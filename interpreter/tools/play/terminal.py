@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
 from interpreter.engine.game import FORMAT, Game, GameFileError, IllegalAction
 from interpreter.ruleset.errors import BrassError
@@ -22,7 +23,7 @@ from interpreter.tools.files.guards import ENGINE_SLIPS, clip, move_problem, par
 from interpreter.tools.files.saves import read_saved, save
 from interpreter.tools.play.session import ReadLine, TerminalGame
 from interpreter.tools.play.tables import standings_table
-from interpreter.tools.wording.names import format_entry
+from interpreter.tools.wording.names import entry_text, move_name
 
 __all__ = ["parse_seats", "run_play", "run_replay", "stdin_reader"]
 
@@ -93,15 +94,13 @@ def run_replay(ruleset_for: Callable[[str], Ruleset], path: str, step: bool, con
     except ENGINE_SLIPS as error:
         raise GameFileError(f"{path} cannot be replayed: {slip_text(error)}") from None
     out = lambda text: console.print(text, markup=False, highlight=False, soft_wrap=True)  # noqa: E731
-    for entry in game.state.log:
-        out(format_entry(entry))
+    _print_entries(game, game.state.log, out)
     for n, move in enumerate(moves, start=1):
         seat = deciding_seat(game)
         before = len(game.state.log)
-        _replay_move(game, move, f"{path}: move {n} ({clip(str(move))})")
-        out(f"{n:4d}. player {seat}: {_short(move)}")
-        for entry in game.state.log[before:]:
-            out(f"      {format_entry(entry)}")
+        said = _replay_move(game, move, f"{path}: move {n} ({clip(str(move))})")
+        out(f"{n:4d}. player {seat}: {said}")
+        _print_entries(game, game.state.log[before:], out)
         if step and not _wait(read_line):
             out("stopped")
             return 0
@@ -111,11 +110,24 @@ def run_replay(ruleset_for: Callable[[str], Ruleset], path: str, step: bool, con
     return 0
 
 
-def _replay_move(game: Game, move: Any, what: str) -> None:
-    """Apply a saved move; a GameFileError naming it when it is malformed or illegal."""
+def _print_entries(game: Game, entries: list[dict[str, Any]], out: Callable[[Any], None]) -> None:
+    """The log entries in the words of the terminal game (`P2 built: Coal Mine, level 1, …`)."""
+    for entry in entries:
+        text = entry_text(game, entry)
+        if text is not None:
+            out(Text("    ").append_text(text))
+
+
+def _replay_move(game: Game, move: Any, what: str) -> str:
+    """Apply a saved move and say it in words (named before it is applied: the question it
+    answers names its values); a GameFileError naming it when it is malformed or illegal."""
     problem = move_problem(move)
     if problem is not None:
         raise GameFileError(f"{what} is not a move: {problem}")
+    try:
+        said = move_name(game, move)
+    except (KeyError, TypeError, ValueError, AttributeError):  # a value no name is known for: as written
+        said = _short(move)
     try:
         game.apply(move)
     except IllegalAction as error:
@@ -123,6 +135,7 @@ def _replay_move(game: Game, move: Any, what: str) -> None:
     except ENGINE_SLIPS as error:
         raise GameFileError(f"{what} cannot be replayed: the engine failed with {slip_text(error)} "
                             "(a bug of the engine, which should refuse it with reasons)") from None
+    return said
 
 
 def _read_record(path: str) -> dict[str, Any]:
