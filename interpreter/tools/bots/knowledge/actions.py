@@ -12,7 +12,7 @@ from interpreter.ruleset.bot_params import HeuristicParams
 from interpreter.ruleset.model import Slot
 from interpreter.tools.bots.knowledge.facts import scorings
 from interpreter.tools.bots.knowledge.outlook import Outlook
-from interpreter.tools.bots.knowledge.roles import Role, roles
+from interpreter.tools.bots.knowledge.roles import Role, Shape, roles
 
 # == what an action is worth, before looking closer ==============================================
 
@@ -186,6 +186,13 @@ class Appraiser:
         after = funds + economy.loan_amount * out.fade(out.phase.actions) - dropped * out.pay_factor
         liquid = out.liquidity(me.money + economy.loan_amount) - out.liquidity(me.money)
         return out.funds_worth(after) - out.funds_worth(funds) + liquid
+
+    def more_actions(self, shape: Shape) -> int:
+        """The further actions of the turn an action uses up (its `use_actions` counts)."""
+        if not shape.more_actions:
+            return 0
+        env = Env(self.table, {})
+        return sum(int(count(env)) if callable(count) else int(count) for count in shape.more_actions)
 
     # -- cards -----------------------------------------------------------------------------------
 
