@@ -14,6 +14,9 @@ from interpreter.tools.bots.knowledge.facts import scorings
 from interpreter.tools.bots.knowledge.outlook import Outlook
 from interpreter.tools.bots.knowledge.roles import Role, Shape, roles
 
+# the engine's effects that give a loan its terms (docs/ruleset-format.md)
+_GAINS_MONEY, _DROPS_LEVELS = "gain_money", "drop_income_levels"
+
 # == what an action is worth, before looking closer ==============================================
 
 class Appraiser:
@@ -176,16 +179,37 @@ class Appraiser:
         return (self.me.money < p.loan_below and (level >= p.loan_lowest_level or stuck)
                 and self.outlook.phase.actions >= p.loan_actions)
 
-    def loan(self) -> float:
+    def loan(self, amount: int | None = None, levels: int | None = None) -> float:
+        """A loan of `amount` for `levels` income levels (by default the ruleset's one loan, R-LOAN-01;
+        Lancashire's £10, £20 or £30 for 1, 2 or 3 levels, L-LOAN-01, are valued each by its own terms)."""
         me, out = self.me, self.outlook
         economy = self.rs.economy
+        amount = economy.loan_amount if amount is None else amount
+        levels = economy.loan_income_levels if levels is None else levels
         level = self.table.income_level(me)
         lowest = self.rs.income.lowest_level
-        dropped = level - max(lowest, level - economy.loan_income_levels)
+        dropped = level - max(lowest, level - levels)
         funds = out.funds(me)
-        after = funds + economy.loan_amount * out.fade(out.phase.actions) - dropped * out.pay_factor
-        liquid = out.liquidity(me.money + economy.loan_amount) - out.liquidity(me.money)
+        after = funds + amount * out.fade(out.phase.actions) - dropped * out.pay_factor
+        liquid = out.liquidity(me.money + amount) - out.liquidity(me.money)
         return out.funds_worth(after) - out.funds_worth(funds) + liquid
+
+    def loan_terms(self, action_id: str, chosen: dict[str, Any]) -> tuple[int | None, int | None]:
+        """The money a loan-like action gives and the income levels it drops, with these choices:
+        its `gain_money` and `drop_income_levels` steps evaluated (None: a step it does not have, or
+        one that cannot be read without playing it)."""
+        part = self.rs.actions[action_id].part
+        env = Env(self.table, {k: v for k, v in chosen.items() if k in {p.name for p in part.params}})
+        terms: dict[str, int | None] = {_GAINS_MONEY: None, _DROPS_LEVELS: None}
+        try:
+            for name, derived in part.derived.items():
+                env.vars[name] = derived(env)
+            for step in part.effects:
+                if step.name in terms and step.args:
+                    terms[step.name] = int(next(iter(step.args.values()))(env))
+        except Exception:  # noqa: BLE001 - an expression that needs more than the choices: the defaults
+            return None, None
+        return terms[_GAINS_MONEY], terms[_DROPS_LEVELS]
 
     def more_actions(self, shape: Shape) -> int:
         """The further actions of the turn an action uses up (its `use_actions` counts)."""

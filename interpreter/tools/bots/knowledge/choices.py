@@ -79,7 +79,7 @@ def whole_value(appraiser: Appraiser, whole: dict[str, Any]) -> float:
     if role is Role.DEVELOP:
         return appraiser.develop(values(shape, whole, INDUSTRY))
     if role is Role.LOAN:
-        return appraiser.loan()
+        return appraiser.loan(*appraiser.loan_terms(shape.id, whole))
     return 0.0
 
 
