@@ -132,17 +132,29 @@ class Appraiser:
 
     # -- selling, developing, loans --------------------------------------------------------------
 
-    def sale(self, slot_id: str, merchant: str, merchant_beer: bool) -> float:
+    def sale(self, slot_id: str, merchant: str, merchant_beer: bool, also: list[str] | tuple[str, ...] = ()) -> float:
+        """Selling the tile in `slot_id`: its flip, and a merchant's beer bonus; `also` are the tiles
+        the sale flips with it (a Lancashire Port, L-SELL-02), whose flip counts when the seat owns them."""
         tile = self.table.state.tiles.get(slot_id)
         if tile is None:
             return 0.0
-        out = self.outlook
-        worth = out.tile_worth(PlacedTile(tile.owner, tile.spec, tile.slot, True, 0)) - out.tile_worth(tile)
-        pending = self._pending - out.flip_chance(tile) * tile.spec.income
-        worth += out.spaces_worth(self.me, tile.spec.income) - out.pending_worth(self.me)
-        worth += out.pending_worth(self.me, self.me.income_position + tile.spec.income, pending)
-        worth += (1.0 - out.flip_chance(tile)) * tile.spec.link_icons * self._my_links_at.get(tile.slot.location, 0)
+        tiles = self.table.state.tiles
+        flipped = [tile] + [t for t in (tiles.get(s) for s in also) if t is not None and t.owner is self.me
+                            and not t.flipped and t is not tile]
+        worth = self._flips_worth(flipped)
         return worth + (self.beer_bonus(merchant.rsplit("/", 1)[0]) if merchant_beer else 0.0)
+
+    def _flips_worth(self, flipped: list[PlacedTile]) -> float:
+        """What flipping these tiles gains: VP still to score, their income at once (valued together:
+        the second tile's spaces are worth the levels above the first's), the link icons they add."""
+        out = self.outlook
+        worth = sum(out.tile_worth(PlacedTile(t.owner, t.spec, t.slot, True, 0)) - out.tile_worth(t) for t in flipped)
+        spaces = sum(t.spec.income for t in flipped)
+        pending = self._pending - sum(out.flip_chance(t) * t.spec.income for t in flipped)
+        worth += out.spaces_worth(self.me, spaces) - out.pending_worth(self.me)
+        worth += out.pending_worth(self.me, self.me.income_position + spaces, pending)
+        return worth + sum((1.0 - out.flip_chance(t)) * t.spec.link_icons * self._my_links_at.get(t.slot.location, 0)
+                           for t in flipped)
 
     def beer_bonus(self, location: str) -> float:
         """A merchant's beer bonus in VP, read from its effect steps."""

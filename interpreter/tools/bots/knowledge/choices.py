@@ -74,7 +74,8 @@ def whole_value(appraiser: Appraiser, whole: dict[str, Any]) -> float:
         return appraiser.links(values(shape, whole, LINK))
     if role is Role.SELL:
         tile, merchant, beer = shape.by_type[TILE], shape.named(MERCHANT), shape.named(FLAG)
-        return sum(appraiser.sale(s[tile], _or(s, merchant, ""), _or(s, beer, False))
+        return sum(appraiser.sale(s[tile], _or(s, merchant, ""), _or(s, beer, False),
+                                  [s[name] for name in shape.co_flipped if name in s])
                    for s in _complete(shape, whole, TILE))
     if role is Role.DEVELOP:
         return appraiser.develop(values(shape, whole, INDUSTRY))
