@@ -153,7 +153,17 @@ class Prospects:
         and the board's edge, its locations without slots (the Distant Market's trade icons)."""
         tiles = {t.slot.location for t in self.state.tiles.values() if not t.flipped and t.spec.industry != industry
                  and self.rs.industries[t.spec.industry].flips == SOLD}
-        return tiles | {loc for loc, spec in self.rs.locations.items() if not spec.slots}
+        return tiles | self._edge_trade()
+
+    def _edge_trade(self) -> set[str]:
+        """The board's edge where goods leave it: its locations without slots, but of a ruleset
+        whose markets are reached through some locations only (`access_through`: Lancashire's
+        trade icons, L-TRADE-02), only those (Blackpool or Southport show no trade icon)."""
+        edge = {loc for loc, spec in self.rs.locations.items() if not spec.slots}
+        through = [r for r in self.rs.resources.values() if r.market is not None and r.access_through is not None]
+        if not through:
+            return edge
+        return edge & {loc for r in through for loc in self.table.access_through(r)}
 
     def missing_links(self, sources: Iterable[str]) -> dict[str, int]:
         """0-1 breadth-first search from `sources` over the lines of the board."""
