@@ -78,6 +78,8 @@ class Prospects:
         if missing >= INFINITE:
             return p.no_buyer, 1.0
         chance = p.sell_chance * p.missing_link ** missing
+        if spec.industry in self.facts.trading:
+            return chance, 0.0  # the seller of the goods it buys flips it: its owner spends no action on it
         if self._sale_need(spec) > self._beer_for(owner):
             chance *= p.unsupplied_sale
         actions = 1.0 + p.owner_link_share * missing  # the sale, and the links its owner still has to build
@@ -151,9 +153,14 @@ class Prospects:
         """Where a sold tile finds a buyer in a ruleset without merchants (Lancashire): the tiles of
         another industry that flips when sold (a Cotton Mill sells to a Port, and so a Port flips)
         and the board's edge, its locations without slots (the Distant Market's trade icons)."""
+        trading = self.facts.trading
         tiles = {t.slot.location for t in self.state.tiles.values() if not t.flipped and t.spec.industry != industry
-                 and self.rs.industries[t.spec.industry].flips == SOLD}
-        return tiles | self._edge_trade()
+                 and self.rs.industries[t.spec.industry].flips == SOLD and (industry not in trading
+                                                                           or t.spec.industry not in trading)}
+        if industry in trading:
+            return tiles  # a Port is bought from by the mills that sell to it, never by the edge
+        return tiles | self._edge_trade() | {t.slot.location for t in self.state.tiles.values()
+                                              if t.spec.industry in trading}  # any Port's trade icon, L-TRADE-01
 
     def _edge_trade(self) -> set[str]:
         """The board's edge where goods leave it: its locations without slots, but of a ruleset
