@@ -63,7 +63,7 @@ class Appraiser:
             worth += out.spaces_worth(me, spec.income) + out.pending_worth(me, me.income_position + spec.income,
                                                                            pending) - out.pending_worth(me)
         else:
-            worth += out.pending_worth(me, None, pending + chance * spec.income) - out.pending_worth(me)
+            worth += out.pending_worth(me, None, pending + chance * out.income_of(spec)) - out.pending_worth(me)
         worth += chance * spec.link_icons * self._my_links_at.get(location, 0)
         cost = spec.cost + sum(self._cost(r, spec.needs.get(r, 0), location) for r in self._build_needs)
         worth += (money - cost) * self.rate + out.liquidity(me.money + money - cost) - out.liquidity(me.money)
@@ -150,7 +150,7 @@ class Appraiser:
         out = self.outlook
         worth = sum(out.tile_worth(PlacedTile(t.owner, t.spec, t.slot, True, 0)) - out.tile_worth(t) for t in flipped)
         spaces = sum(t.spec.income for t in flipped)
-        pending = self._pending - sum(out.flip_chance(t) * t.spec.income for t in flipped)
+        pending = self._pending - sum(out.flip_chance(t) * out.income_of(t.spec) for t in flipped)
         worth += out.spaces_worth(self.me, spaces) - out.pending_worth(self.me)
         worth += out.pending_worth(self.me, self.me.income_position + spaces, pending)
         return worth + sum((1.0 - out.flip_chance(t)) * t.spec.link_icons * self._my_links_at.get(t.slot.location, 0)

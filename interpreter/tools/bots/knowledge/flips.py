@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
+from brass_dsl import Env
 from interpreter.engine.state import PlacedTile, Player
 from interpreter.engine.table import Table
 from interpreter.ruleset.bot_params import HeuristicParams
@@ -15,6 +16,7 @@ from interpreter.tools.bots.knowledge.facts import INFINITE, Facts, Phase, facts
 from interpreter.tools.bots.knowledge.roles import Role, roles
 
 SOLD = "sold"  # an industry's `flips`: its tiles flip when sold
+_ADVANCES_INCOME, _SPACES = "advance_income", "spaces"  # the engine's effect that moves the income marker up
 
 
 class Prospects:
@@ -39,6 +41,7 @@ class Prospects:
         self._buyers: dict[str, dict[str, int]] = {}
         self._prospects: dict[str, tuple[float, float]] = {}
         self._market: dict[str, tuple[float, float]] = {} if base is None else base._market
+        self._bonus: float | None = None if base is None else base._bonus
 
     def flip_chance(self, tile: PlacedTile) -> float:
         return self.prospects(tile)[0]
@@ -84,6 +87,32 @@ class Prospects:
             chance *= p.unsupplied_sale
         actions = 1.0 + p.owner_link_share * missing  # the sale, and the links its owner still has to build
         return chance * min(1.0, self.phase.actions_era / actions), actions
+
+    def sale_bonus(self, spec: TileSpec) -> float:
+        """Income spaces a sale of a tile of `spec` is expected to bring beyond the tile's own income
+        (`sale_bonus_share` of the sell-like actions' `advance_income` as the state stands: Lancashire's
+        Distant Market pays +3 … +0 spaces, L-DM-04); none for a tile its owner does not sell."""
+        if self.rs.industries[spec.industry].flips != SOLD or spec.industry in self.facts.trading:
+            return 0.0
+        if self._bonus is None:
+            self._bonus = self.params.sale_bonus_share * self._sale_bonus_spaces()
+        return self._bonus
+
+    def _sale_bonus_spaces(self) -> float:
+        """The most income spaces any sell-like action's own `advance_income` step gives now (0 when it
+        cannot be read without playing the action)."""
+        best, env = 0.0, Env(self.table, {})
+        for action_id in roles(self.rs).ids(Role.SELL):
+            action = self.rs.actions[action_id]
+            steps = list(action.part.effects) + (list(action.repeat.part.effects) if action.repeat else [])
+            for step in steps:
+                spaces = step.args.get(_SPACES) if step.name == _ADVANCES_INCOME else None
+                try:
+                    value = float(spaces(env)) if callable(spaces) else float(spaces or 0)
+                except Exception:  # noqa: BLE001 - reads a choice: not known before the action is played
+                    continue
+                best = max(best, value)
+        return best
 
     def _wanted(self, resource: str) -> tuple[float, float]:
         """Cubes of a resource on unflipped producers, and cubes asked for until the era's end."""
