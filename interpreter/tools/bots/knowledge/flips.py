@@ -42,6 +42,7 @@ class Prospects:
         self._prospects: dict[str, tuple[float, float]] = {}
         self._market: dict[str, tuple[float, float]] = {} if base is None else base._market
         self._bonus: float | None = None if base is None else base._bonus
+        self._buyers_share: float | None = None if base is None else base._buyers_share
 
     def flip_chance(self, tile: PlacedTile) -> float:
         return self.prospects(tile)[0]
@@ -81,12 +82,27 @@ class Prospects:
         if missing >= INFINITE:
             return p.no_buyer, 1.0
         chance = p.sell_chance * p.missing_link ** missing
-        if spec.industry in self.facts.trading:
-            return chance, 0.0  # the seller of the goods it buys flips it: its owner spends no action on it
+        if spec.industry in self.facts.trading:  # the seller of the goods it buys flips it: its owner spends no action
+            return chance * self._sellers_share() * min(1.0, self.phase.actions_era), 0.0
         if self._sale_need(spec) > self._beer_for(owner):
             chance *= p.unsupplied_sale
         actions = 1.0 + p.owner_link_share * missing  # the sale, and the links its owner still has to build
         return chance * min(1.0, self.phase.actions_era / actions), actions
+
+    def _sellers_share(self) -> float:
+        """How many of the tiles that buy goods (a trading industry's unflipped tiles) the goods still
+        to sell can flip: each sale flips one buyer (L-SELL-02), so Ports share the unsold Cotton Mills."""
+        if self._buyers_share is None:
+            trading, sellers, buyers = self.facts.trading, 0, 0
+            for t in self.state.tiles.values():
+                if t.flipped or self.rs.industries[t.spec.industry].flips != SOLD:
+                    continue
+                if t.spec.industry in trading:
+                    buyers += 1
+                else:
+                    sellers += 1
+            self._buyers_share = min(1.0, sellers / max(1, buyers))
+        return self._buyers_share
 
     def sale_bonus(self, spec: TileSpec) -> float:
         """Income spaces a sale of a tile of `spec` is expected to bring beyond the tile's own income
