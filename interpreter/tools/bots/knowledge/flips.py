@@ -16,6 +16,7 @@ from interpreter.tools.bots.knowledge.facts import INFINITE, Facts, Phase, facts
 from interpreter.tools.bots.knowledge.roles import Role, roles
 
 SOLD = "sold"  # an industry's `flips`: its tiles flip when sold
+BUILT = "built"  # … its tiles flip in the build that places them
 _ADVANCES_INCOME, _SPACES = "advance_income", "spaces"  # the engine's effect that moves the income marker up
 
 
@@ -59,7 +60,10 @@ class Prospects:
 
     def prospects_at(self, spec: TileSpec, location: str, cubes: int, owner: Player) -> tuple[float, float]:
         """`prospects` of an unflipped tile of `spec` at `location` with `cubes` on it."""
-        produces = self.rs.industries[spec.industry].produces
+        industry = self.rs.industries[spec.industry]
+        if industry.flips == BUILT:
+            return 1.0, 0.0  # it flips in the build that places it (Lancashire's Shipyard, L-BUILD-14)
+        produces = industry.produces
         if produces is None:
             return self._sale_prospects(spec, location, owner)
         if cubes <= 0:
