@@ -130,3 +130,23 @@ def test_a_mill_to_sell_counts_the_distant_markets_income_bonus() -> None:
     assert closed.income_of(mill) == 5.0
     birmingham = Outlook(Game.new(load_ruleset("birmingham"), 2, 1).table)
     assert birmingham.sale_bonus(load_ruleset("birmingham").tiles["cotton"][0]) == 0.0
+
+
+def test_no_buyer_beyond_the_board_once_the_distant_market_is_closed() -> None:
+    """L-DM-03/05: with the marker on X (space 9) no mill sells to the Distant Market until the era
+    ends: the trade icons no longer buy, only an unflipped Port does. Read from the sale's
+    `advance_income` step, whose `when` holds for no value of the sale's `via` choice."""
+    def buyers(track: int) -> set[str]:
+        game = position([{**MILL, "owner": 2}, PORT], tracks={"distant_market": track})
+        return {loc for loc, d in Prospects(game.table).buyer_distance("cotton_mill").items() if d == 0}
+
+    assert buyers(8) == {"scotland", "the_midlands", "yorkshire", "fleetwood", "preston"}
+    assert buyers(9) == {"fleetwood", "preston"}  # the unflipped Port, and Preston linked to it
+
+
+def test_a_shipyard_flips_in_the_build_that_places_it() -> None:
+    """L-BUILD-14: a Shipyard flips when built, so its build is sure of its VP and its income moves at
+    once: a flip chance of 1 with no action of its owner to come (not a sold tile's 0.85)."""
+    game = position()
+    yard = next(t for t in RULESET.tiles["shipyard"] if t.level == 1)
+    assert Prospects(game.table).prospects_at(yard, "liverpool", 0, game.table.player(1)) == (1.0, 0.0)

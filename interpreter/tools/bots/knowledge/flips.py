@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from typing import Any
 
 from brass_dsl import Env
 from interpreter.engine.state import PlacedTile, Player
@@ -18,6 +19,7 @@ from interpreter.tools.bots.knowledge.roles import Role, roles
 SOLD = "sold"  # an industry's `flips`: its tiles flip when sold
 BUILT = "built"  # … its tiles flip in the build that places them
 _ADVANCES_INCOME, _SPACES = "advance_income", "spaces"  # the engine's effect that moves the income marker up
+_WHEN, _WORDS = "when", "str"  # an effect step's condition; the type of a choice among words
 
 
 class Prospects:
@@ -43,6 +45,7 @@ class Prospects:
         self._prospects: dict[str, tuple[float, float]] = {}
         self._market: dict[str, tuple[float, float]] = {} if base is None else base._market
         self._bonus: float | None = None if base is None else base._bonus
+        self._edge: tuple[float, bool] | None = None if base is None else base._edge
         self._buyers_share: float | None = None if base is None else base._buyers_share
 
     def flip_chance(self, tile: PlacedTile) -> float:
@@ -119,20 +122,44 @@ class Prospects:
         return self._bonus
 
     def _sale_bonus_spaces(self) -> float:
-        """The most income spaces any sell-like action's own `advance_income` step gives now (0 when it
-        cannot be read without playing the action)."""
-        best, env = 0.0, Env(self.table, {})
-        for action_id in roles(self.rs).ids(Role.SELL):
-            action = self.rs.actions[action_id]
-            steps = list(action.part.effects) + (list(action.repeat.part.effects) if action.repeat else [])
-            for step in steps:
-                spaces = step.args.get(_SPACES) if step.name == _ADVANCES_INCOME else None
-                try:
-                    value = float(spaces(env)) if callable(spaces) else float(spaces or 0)
-                except Exception:  # noqa: BLE001 - reads a choice: not known before the action is played
-                    continue
-                best = max(best, value)
-        return best
+        return self._edge_market()[0]
+
+    def _edge_market(self) -> tuple[float, bool]:
+        """What the sell-like actions' own `advance_income` steps say of the market beyond the board
+        (Lancashire's Distant Market, L-DM-04): the most income spaces one gives now, and whether
+        one still applies for some value of the sale's `str` choices (its `when`; no longer once the
+        market's marker is on X, L-DM-03/05). A ruleset without such a step: (0, True). An
+        expression that needs more than those choices is not counted."""
+        if self._edge is None:
+            best, steps, open_ = 0.0, 0, False
+            for action_id in roles(self.rs).ids(Role.SELL):
+                action = self.rs.actions[action_id]
+                parts = [action.part] + ([action.repeat.part] if action.repeat else [])
+                params = [p for part in parts for p in part.params if p.type == _WORDS]
+                for step in (s for part in parts for s in part.effects if s.name == _ADVANCES_INCOME):
+                    steps += 1
+                    for env in self._word_choices(params):
+                        try:
+                            when = step.args.get(_WHEN)
+                            if when is not None and not when(env):
+                                continue
+                            spaces = step.args.get(_SPACES)
+                            best = max(best, float(spaces(env)) if callable(spaces) else float(spaces or 0))
+                            open_ = True
+                        except Exception:  # noqa: BLE001 - reads a choice not known before the action is played
+                            continue
+            self._edge = (best, open_ or steps == 0)
+        return self._edge
+
+    def _word_choices(self, params: list[Any]) -> list[Env]:
+        """An environment for each value of each `str` choice (the others unbound), or one empty."""
+        envs = []
+        for param in params:
+            try:
+                envs += [Env(self.table, {param.name: value}) for value in param.domain(Env(self.table, {}))]
+            except Exception:  # noqa: BLE001 - a domain that reads other choices
+                continue
+        return envs or [Env(self.table, {})]
 
     def _wanted(self, resource: str) -> tuple[float, float]:
         """Cubes of a resource on unflipped producers, and cubes asked for until the era's end."""
@@ -208,6 +235,8 @@ class Prospects:
                                                                            or t.spec.industry not in trading)}
         if industry in trading:
             return tiles  # a Port is bought from by the mills that sell to it, never by the edge
+        if not self._edge_market()[1]:
+            return tiles  # the market beyond the board is closed for the era (L-DM-03/05)
         return tiles | self._edge_trade() | {t.slot.location for t in self.state.tiles.values()
                                               if t.spec.industry in trading}  # any Port's trade icon, L-TRADE-01
 
