@@ -66,9 +66,9 @@ def test_each_loan_size_is_valued_by_its_own_terms() -> None:
 
 def test_a_sale_to_ones_own_port_counts_the_ports_flip() -> None:
     """L-SELL-02: selling my Preston mill to my Fleetwood Port flips both. The mill's flip alone is
-    worth 2.654 VP (its 5 VP, of which 0.85 × (5 − 2 for the sale's action) = 2.55 were already
+    worth 2.654 VP (its 5 VP, of which 0.85 * (5 − 2 for the sale's action) = 2.55 were already
     counted, and its income spaces, counted at 0.85 before); the Port's flip adds 1.66 VP (its
-    2 VP, of which 0.85 × 2 = 1.7 were counted, and its 3 income spaces on top of the mill's):
+    2 VP, of which 0.85 * 2 = 1.7 were counted, and its 3 income spaces on top of the mill's):
     4.314 VP. The sale's second `tile` choice is found by the action's `flip` step (`co_flipped`)."""
     assert roles(RULESET).shape("sell").co_flipped == ("port",)
     appraiser = Appraiser(position().table, 1)
@@ -95,8 +95,8 @@ def test_the_port_is_the_trading_industry_of_lancashire_only() -> None:
 
 def test_ports_share_the_mills_still_to_sell() -> None:
     """Seat 2's one unsold mill at Preston can flip one Port (L-SELL-02), and two Ports want it:
-    my Fleetwood Port, linked to Preston, flips with 0.85 × 1/2 = 0.425; seat 2's Liverpool Port,
-    two canals away (Liverpool-Wigan, Wigan-Preston), with 0.85 × 0.5² × 1/2 = 0.10625. Neither
+    my Fleetwood Port, linked to Preston, flips with 0.85 * 1/2 = 0.425; seat 2's Liverpool Port,
+    two canals away (Liverpool-Wigan, Wigan-Preston), with 0.85 * 0.5² * 1/2 = 0.10625. Neither
     owner spends an action on it: the mill's owner sells."""
     game = position([{**MILL, "owner": 2}, PORT,
                      {"slot": "liverpool/0", "owner": 2, "industry": "port", "level": 1, "flipped": False}])

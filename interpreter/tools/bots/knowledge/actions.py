@@ -10,7 +10,7 @@ from interpreter.engine.state import Card, PlacedTile
 from interpreter.engine.table import Table
 from interpreter.ruleset.bot_params import HeuristicParams
 from interpreter.ruleset.model import Slot
-from interpreter.tools.bots.knowledge.facts import scorings
+from interpreter.tools.bots.knowledge.facts import UNREADABLE, scorings
 from interpreter.tools.bots.knowledge.outlook import Outlook
 from interpreter.tools.bots.knowledge.roles import Role, Shape, roles
 
@@ -219,7 +219,7 @@ class Appraiser:
             for step in part.effects:
                 if step.name in terms and step.args:
                     terms[step.name] = int(next(iter(step.args.values()))(env))
-        except Exception:  # noqa: BLE001 - an expression that needs more than the choices: the defaults
+        except UNREADABLE:  # an expression that needs more than the choices: the defaults
             return None, None
         return terms[_GAINS_MONEY], terms[_DROPS_LEVELS]
 

@@ -19,6 +19,11 @@ from interpreter.ruleset.model import Ruleset
 # bots play (`ruleset.bots.heuristic`, interpreter/ruleset/bot_params.py, docs/bots.md): a variant
 # may carry its own. Each class that judges binds them once (`Prospects.params`).
 
+# What evaluating a ruleset's expression outside the engine raises when it reads a choice or value
+# not bound (KeyError) or one that cannot be used without playing the action: the knowledge then
+# does without what the expression says.
+UNREADABLE = (LookupError, TypeError, ValueError, AttributeError)
+
 NO_BUYER = HeuristicParams().no_buyer  # the default chance of a tile no one buys (tests compare with it)
 INFINITE = 99  # links missing to a buyer that cannot be reached
 

@@ -12,8 +12,8 @@ from brass_dsl import Env
 from interpreter.engine.state import PlacedTile, Player
 from interpreter.engine.table import Table
 from interpreter.ruleset.bot_params import HeuristicParams
-from interpreter.ruleset.model import TileSpec
-from interpreter.tools.bots.knowledge.facts import INFINITE, Facts, Phase, facts, phase_of
+from interpreter.ruleset.model import EffectStep, TileSpec
+from interpreter.tools.bots.knowledge.facts import INFINITE, UNREADABLE, Facts, Phase, facts, phase_of
 from interpreter.tools.bots.knowledge.roles import Role, roles
 
 SOLD = "sold"  # an industry's `flips`: its tiles flip when sold
@@ -90,7 +90,7 @@ class Prospects:
             return p.no_buyer, 1.0
         chance = p.sell_chance * p.missing_link ** missing
         if spec.industry in self.facts.trading:  # the seller of the goods it buys flips it: its owner spends no action
-            return chance * self._sellers_share() * min(1.0, self.phase.actions_era), 0.0
+            return chance * self._sellers_share() * min(1.0, self.phase.actions_era), 0.0  # while the era lasts
         if self._sale_need(spec) > self._beer_for(owner):
             chance *= p.unsupplied_sale
         actions = 1.0 + p.owner_link_share * missing  # the sale, and the links its owner still has to build
@@ -118,38 +118,46 @@ class Prospects:
         if self.rs.industries[spec.industry].flips != SOLD or spec.industry in self.facts.trading:
             return 0.0
         if self._bonus is None:
-            self._bonus = self.params.sale_bonus_share * self._sale_bonus_spaces()
+            self._bonus = self.params.sale_bonus_share * self._edge_market()[0]
         return self._bonus
-
-    def _sale_bonus_spaces(self) -> float:
-        return self._edge_market()[0]
 
     def _edge_market(self) -> tuple[float, bool]:
         """What the sell-like actions' own `advance_income` steps say of the market beyond the board
         (Lancashire's Distant Market, L-DM-04): the most income spaces one gives now, and whether
         one still applies for some value of the sale's `str` choices (its `when`; no longer once the
-        market's marker is on X, L-DM-03/05). A ruleset without such a step: (0, True). An
-        expression that needs more than those choices is not counted."""
+        market's marker is on X, L-DM-03/05). A ruleset without such a step: (0, True)."""
         if self._edge is None:
-            best, steps, open_ = 0.0, 0, False
-            for action_id in roles(self.rs).ids(Role.SELL):
-                action = self.rs.actions[action_id]
-                parts = [action.part] + ([action.repeat.part] if action.repeat else [])
-                params = [p for part in parts for p in part.params if p.type == _WORDS]
-                for step in (s for part in parts for s in part.effects if s.name == _ADVANCES_INCOME):
-                    steps += 1
-                    for env in self._word_choices(params):
-                        try:
-                            when = step.args.get(_WHEN)
-                            if when is not None and not when(env):
-                                continue
-                            spaces = step.args.get(_SPACES)
-                            best = max(best, float(spaces(env)) if callable(spaces) else float(spaces or 0))
-                            open_ = True
-                        except Exception:  # noqa: BLE001 - reads a choice not known before the action is played
-                            continue
-            self._edge = (best, open_ or steps == 0)
+            found = [self._bonus_now(step, envs) for step, envs in self._sale_bonus_steps()]
+            paid = [spaces for spaces in found if spaces is not None]
+            self._edge = (max(paid, default=0.0), bool(paid) or not found)
         return self._edge
+
+    def _sale_bonus_steps(self) -> Iterable[tuple[EffectStep, list[Env]]]:
+        """Each `advance_income` step of a sell-like action, with an environment for each value of
+        the action's `str` choices."""
+        for action_id in roles(self.rs).ids(Role.SELL):
+            action = self.rs.actions[action_id]
+            parts = [action.part] + ([action.repeat.part] if action.repeat else [])
+            envs = self._word_choices([p for part in parts for p in part.params if p.type == _WORDS])
+            for step in (s for part in parts for s in part.effects if s.name == _ADVANCES_INCOME):
+                yield step, envs
+
+    @staticmethod
+    def _bonus_now(step: EffectStep, envs: list[Env]) -> float | None:
+        """The most income spaces the step gives now for any of the choices it applies with (None:
+        it applies with none of them, or it reads a choice not known before the action is played)."""
+        best: float | None = None
+        for env in envs:
+            try:
+                when = step.args.get(_WHEN)
+                if when is not None and not when(env):
+                    continue
+                spaces = step.args.get(_SPACES)
+                value = float(spaces(env)) if callable(spaces) else float(spaces or 0)
+            except UNREADABLE:  # an expression that needs more than the word choices
+                continue
+            best = value if best is None else max(best, value)
+        return best
 
     def _word_choices(self, params: list[Any]) -> list[Env]:
         """An environment for each value of each `str` choice (the others unbound), or one empty."""
@@ -157,7 +165,7 @@ class Prospects:
         for param in params:
             try:
                 envs += [Env(self.table, {param.name: value}) for value in param.domain(Env(self.table, {}))]
-            except Exception:  # noqa: BLE001 - a domain that reads other choices
+            except UNREADABLE:  # a domain that reads other choices
                 continue
         return envs or [Env(self.table, {})]
 
@@ -227,8 +235,9 @@ class Prospects:
 
     def _trade_partners(self, industry: str) -> set[str]:
         """Where a sold tile finds a buyer in a ruleset without merchants (Lancashire): the tiles of
-        another industry that flips when sold (a Cotton Mill sells to a Port, and so a Port flips)
-        and the board's edge, its locations without slots (the Distant Market's trade icons)."""
+        another industry that flips when sold (a Cotton Mill sells to a Port, and so a Port flips);
+        for a tile of a non-trading industry also, while the market beyond the board is open, the
+        board's edge and every tile of a trading industry (the Distant Market's trade icons)."""
         trading = self.facts.trading
         tiles = {t.slot.location for t in self.state.tiles.values() if not t.flipped and t.spec.industry != industry
                  and self.rs.industries[t.spec.industry].flips == SOLD and (industry not in trading

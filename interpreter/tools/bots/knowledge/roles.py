@@ -54,7 +54,7 @@ _PLACES_TILE, _PLACES_LINK, _FLIPS = "build_tile", "place_link", "flip"
 _DROPS_INCOME, _TAKES_WILD = "drop_income_levels", "gain_wild_card"
 _USES_ACTIONS, _COUNT = "use_actions", "count"  # an action that also uses up more actions of the turn
 _CONSUMES = "consume"
-_DOES_NOTHING = frozenset({"discard", "use_actions"})
+_DOES_NOTHING = frozenset({"discard", _USES_ACTIONS})
 # The effect that removes a tile from the mat: the one action effect whose only argument is an
 # industry (its name is also an action's, so it is found by its signature, not named).
 _OFF_THE_MAT = frozenset(name for name, spec in EFFECTS.items()
