@@ -63,8 +63,19 @@ def start(ruleset: Any) -> Game:
 # == a ruleset without `bots:` plays with the defaults ==============================================
 
 def test_every_shipped_ruleset_plays_with_the_defaults() -> None:
-    for name in ("birmingham", "birmingham-intro", "lancashire", "what-if"):
+    for name in ("birmingham", "lancashire", "what-if"):
         assert load_ruleset(name).bots == BotParams()
+
+
+def test_the_introductory_game_carries_its_tuned_parameters() -> None:
+    """rulesets/birmingham-intro/bots.yaml, written by `brass tune` (docs/bots.md, "Tuning"): only
+    what differs from the defaults; the search group keeps them all."""
+    tuned = load_ruleset("birmingham-intro").bots
+    assert tuned.search == BotParams().search
+    h = tuned.heuristic
+    assert (h.vp_per_pound, h.action_worth, h.pass_waste, h.free_slot_icons, h.loan_below, h.loan_actions) == (
+        0.1, 1.1047, 5.4098, 0.0, 44, 1)
+    assert (h.spend_per_action, h.looks) == (HeuristicParams().spend_per_action, HeuristicParams().looks)
 
 
 def test_the_defaults_are_the_numbers_the_bots_were_tuned_to() -> None:
@@ -87,7 +98,7 @@ def test_the_search_knobs_default_to_what_the_search_options_default_to() -> Non
 
 def test_every_parameter_has_a_type_a_range_around_its_default_and_a_meaning() -> None:
     params = catalogue()
-    assert len(params) == sum(len(fields(group)) for group in GROUPS.values()) == 52
+    assert len(params) == sum(len(fields(group)) for group in GROUPS.values()) == 53
     assert len({p.name for p in params}) == len(params)  # a name means one thing in every group
     for p in params:
         assert p.kind in (int, float) and p.low <= p.default <= p.high and len(p.doc) > 20, p

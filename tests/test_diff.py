@@ -7,6 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import yaml
 
 from interpreter.ruleset import loader
 from interpreter.ruleset.loader import load_ruleset
@@ -112,6 +113,8 @@ def test_intro_removals_point_at_the_base(at_root) -> None:
         ("game_end.scoring[1]", {"award_vp": {"amount": "max(income_level(p), -p.vp)"}}),
         ("game_end.scoring[2]", {"score_tiles": {"where": "t.level >= 2"}}),
         ("game_end.last_era", "canal"),
+        # the parameters `brass tune` found for its bots (docs/bots.md, "Tuning")
+        ("bots", yaml.safe_load(Path("rulesets/birmingham-intro/bots.yaml").read_text())["bots"]),
     ]
 
 

@@ -21,8 +21,10 @@ from interpreter.tools.tune.command import Budget, parse_budget
 from interpreter.tools.tune.evolve import START_SIGMA, Settings, State, advance, candidates, replay
 from interpreter.tools.tune.verdict import verdict, verdict_text
 
-# Two generations of two candidates, one game per seat each (2 players): 8 tuning games, 2 verdict games.
-TINY = ["birmingham-intro", "--players", "2", "--budget", "8games", "--candidates", "2", "--rounds", "1",
+# Two generations of two candidates, one game per seat each (2 players): 8 tuning games, 2 verdict games,
+# from the defaults (birmingham-intro carries tuned parameters: tests/data/tune-start starts from the defaults).
+START = Path(__file__).resolve().parent / "data" / "tune-start"
+TINY = [str(START), "--players", "2", "--budget", "8games", "--candidates", "2", "--rounds", "1",
         "--verdict-games", "2", "--seed", "1"]
 
 
@@ -163,7 +165,7 @@ def test_a_damaged_or_foreign_run_file_is_refused_at_its_line(run, tmp_path: Pat
 def test_write_puts_bots_yaml_in_the_folder_and_the_ruleset_loads_it(run, tmp_path: Path) -> None:
     folder = tmp_path / "mine"
     folder.mkdir()
-    (folder / "ruleset.yaml").write_text("name: mine\ntitle: Mine\nversion: '1'\nextends: birmingham-intro\n")
+    (folder / "ruleset.yaml").write_text(f"name: mine\ntitle: Mine\nversion: '1'\nextends: {START}\n")
     status, out, err = run("tune", str(folder), *TINY[1:], "--write", "--out", str(tmp_path / "run.jsonl"))
     assert status == 0, err
     assert f"wrote {folder / 'bots.yaml'}" in out and "1 step(s) taken" in out  # the same games as TINY's

@@ -72,6 +72,10 @@ class HeuristicParams:
     no_buyer: float = _param(0.03, 0.0, 1.0, "the chance a tile that flips when sold flips with no buyer in reach")
     unsupplied_sale: float = _param(0.5, 0.0, 1.0, "the sale chance is multiplied by this when the seat cannot "
                                                    "count on the resources its sale consumes")
+    sale_bonus_share: float = _param(0.75, 0.0, 1.0, "the share of the income spaces a sale-like action gives on "
+                                                    "top of the tile's own income (its `advance_income` steps as the "
+                                                    "state stands: Lancashire's Distant Market, L-DM-04) that a tile "
+                                                    "still to sell counts")
     producer_chance: float = _param(0.95, 0.0, 1.0, "the chance a producer flips when every cube on it is wanted …")
     per_cube: float = _param(0.08, 0.0, 1.0, "… less this for each cube on it beyond the first …")
     producer_floor: float = _param(0.4, 0.0, 1.0, "… but never below this share for its cubes alone")

@@ -10,9 +10,12 @@ from interpreter.engine.state import Card, PlacedTile
 from interpreter.engine.table import Table
 from interpreter.ruleset.bot_params import HeuristicParams
 from interpreter.ruleset.model import Slot
-from interpreter.tools.bots.knowledge.facts import scorings
+from interpreter.tools.bots.knowledge.facts import UNREADABLE, scorings
 from interpreter.tools.bots.knowledge.outlook import Outlook
-from interpreter.tools.bots.knowledge.roles import Role, roles
+from interpreter.tools.bots.knowledge.roles import Role, Shape, roles
+
+# the engine's effects that give a loan its terms (docs/ruleset-format.md)
+_GAINS_MONEY, _DROPS_LEVELS = "gain_money", "drop_income_levels"
 
 # == what an action is worth, before looking closer ==============================================
 
@@ -60,7 +63,7 @@ class Appraiser:
             worth += out.spaces_worth(me, spec.income) + out.pending_worth(me, me.income_position + spec.income,
                                                                            pending) - out.pending_worth(me)
         else:
-            worth += out.pending_worth(me, None, pending + chance * spec.income) - out.pending_worth(me)
+            worth += out.pending_worth(me, None, pending + chance * out.income_of(spec)) - out.pending_worth(me)
         worth += chance * spec.link_icons * self._my_links_at.get(location, 0)
         cost = spec.cost + sum(self._cost(r, spec.needs.get(r, 0), location) for r in self._build_needs)
         worth += (money - cost) * self.rate + out.liquidity(me.money + money - cost) - out.liquidity(me.money)
@@ -129,17 +132,29 @@ class Appraiser:
 
     # -- selling, developing, loans --------------------------------------------------------------
 
-    def sale(self, slot_id: str, merchant: str, merchant_beer: bool) -> float:
+    def sale(self, slot_id: str, merchant: str, merchant_beer: bool, also: list[str] | tuple[str, ...] = ()) -> float:
+        """Selling the tile in `slot_id`: its flip, and a merchant's beer bonus; `also` are the tiles
+        the sale flips with it (a Lancashire Port, L-SELL-02), whose flip counts when the seat owns them."""
         tile = self.table.state.tiles.get(slot_id)
         if tile is None:
             return 0.0
-        out = self.outlook
-        worth = out.tile_worth(PlacedTile(tile.owner, tile.spec, tile.slot, True, 0)) - out.tile_worth(tile)
-        pending = self._pending - out.flip_chance(tile) * tile.spec.income
-        worth += out.spaces_worth(self.me, tile.spec.income) - out.pending_worth(self.me)
-        worth += out.pending_worth(self.me, self.me.income_position + tile.spec.income, pending)
-        worth += (1.0 - out.flip_chance(tile)) * tile.spec.link_icons * self._my_links_at.get(tile.slot.location, 0)
+        tiles = self.table.state.tiles
+        flipped = [tile] + [t for t in (tiles.get(s) for s in also) if t is not None and t.owner is self.me
+                            and not t.flipped and t is not tile]
+        worth = self._flips_worth(flipped)
         return worth + (self.beer_bonus(merchant.rsplit("/", 1)[0]) if merchant_beer else 0.0)
+
+    def _flips_worth(self, flipped: list[PlacedTile]) -> float:
+        """What flipping these tiles gains: VP still to score, their income at once (valued together:
+        the second tile's spaces are worth the levels above the first's), the link icons they add."""
+        out = self.outlook
+        worth = sum(out.tile_worth(PlacedTile(t.owner, t.spec, t.slot, True, 0)) - out.tile_worth(t) for t in flipped)
+        spaces = sum(t.spec.income for t in flipped)
+        pending = self._pending - sum(out.flip_chance(t) * out.income_of(t.spec) for t in flipped)
+        worth += out.spaces_worth(self.me, spaces) - out.pending_worth(self.me)
+        worth += out.pending_worth(self.me, self.me.income_position + spaces, pending)
+        return worth + sum((1.0 - out.flip_chance(t)) * t.spec.link_icons * self._my_links_at.get(t.slot.location, 0)
+                           for t in flipped)
 
     def beer_bonus(self, location: str) -> float:
         """A merchant's beer bonus in VP, read from its effect steps."""
@@ -176,16 +191,44 @@ class Appraiser:
         return (self.me.money < p.loan_below and (level >= p.loan_lowest_level or stuck)
                 and self.outlook.phase.actions >= p.loan_actions)
 
-    def loan(self) -> float:
+    def loan(self, amount: int | None = None, levels: int | None = None) -> float:
+        """A loan of `amount` for `levels` income levels (by default the ruleset's one loan, R-LOAN-01;
+        Lancashire's £10, £20 or £30 for 1, 2 or 3 levels, L-LOAN-01, are valued each by its own terms)."""
         me, out = self.me, self.outlook
         economy = self.rs.economy
+        amount = economy.loan_amount if amount is None else amount
+        levels = economy.loan_income_levels if levels is None else levels
         level = self.table.income_level(me)
         lowest = self.rs.income.lowest_level
-        dropped = level - max(lowest, level - economy.loan_income_levels)
+        dropped = level - max(lowest, level - levels)
         funds = out.funds(me)
-        after = funds + economy.loan_amount * out.fade(out.phase.actions) - dropped * out.pay_factor
-        liquid = out.liquidity(me.money + economy.loan_amount) - out.liquidity(me.money)
+        after = funds + amount * out.fade(out.phase.actions) - dropped * out.pay_factor
+        liquid = out.liquidity(me.money + amount) - out.liquidity(me.money)
         return out.funds_worth(after) - out.funds_worth(funds) + liquid
+
+    def loan_terms(self, action_id: str, chosen: dict[str, Any]) -> tuple[int | None, int | None]:
+        """The money a loan-like action gives and the income levels it drops, with these choices:
+        its `gain_money` and `drop_income_levels` steps evaluated (None: a step it does not have, or
+        one that cannot be read without playing it)."""
+        part = self.rs.actions[action_id].part
+        env = Env(self.table, {k: v for k, v in chosen.items() if k in {p.name for p in part.params}})
+        terms: dict[str, int | None] = {_GAINS_MONEY: None, _DROPS_LEVELS: None}
+        try:
+            for name, derived in part.derived.items():
+                env.vars[name] = derived(env)
+            for step in part.effects:
+                if step.name in terms and step.args:
+                    terms[step.name] = int(next(iter(step.args.values()))(env))
+        except UNREADABLE:  # an expression that needs more than the choices: the defaults
+            return None, None
+        return terms[_GAINS_MONEY], terms[_DROPS_LEVELS]
+
+    def more_actions(self, shape: Shape) -> int:
+        """The further actions of the turn an action uses up (its `use_actions` counts)."""
+        if not shape.more_actions:
+            return 0
+        env = Env(self.table, {})
+        return sum(int(count(env)) if callable(count) else int(count) for count in shape.more_actions)
 
     # -- cards -----------------------------------------------------------------------------------
 

@@ -74,12 +74,13 @@ def whole_value(appraiser: Appraiser, whole: dict[str, Any]) -> float:
         return appraiser.links(values(shape, whole, LINK))
     if role is Role.SELL:
         tile, merchant, beer = shape.by_type[TILE], shape.named(MERCHANT), shape.named(FLAG)
-        return sum(appraiser.sale(s[tile], _or(s, merchant, ""), _or(s, beer, False))
+        return sum(appraiser.sale(s[tile], _or(s, merchant, ""), _or(s, beer, False),
+                                  [s[name] for name in shape.co_flipped if name in s])
                    for s in _complete(shape, whole, TILE))
     if role is Role.DEVELOP:
         return appraiser.develop(values(shape, whole, INDUSTRY))
     if role is Role.LOAN:
-        return appraiser.loan()
+        return appraiser.loan(*appraiser.loan_terms(shape.id, whole))
     return 0.0
 
 
@@ -95,11 +96,16 @@ def _or(part: Any, name: str | None, default: Any) -> Any:
 
 def discard_gain(appraiser: Appraiser, kind: str) -> float:
     """What the cards discarded for this kind of action bring back: an action that takes wild cards
-    (a scout, R-SCOUT-01) is worth a kept wild card for each; a pass throws the action away (`pass_waste`)."""
+    (a scout, R-SCOUT-01) is worth a kept wild card for each; a pass throws the action away (`pass_waste`);
+    an action that also uses up more actions of the turn (Lancashire's Double Action Build, L-BUILD-04)
+    costs `action_worth` for each of them, which neither its quick value nor the estimate of the
+    position after it counts (a Double Action Build was taken as often as a Build, a turn for one tile)."""
     shape = roles(appraiser.rs).shape(kind)
     if shape.role is Role.HAND:
         return shape.wild_cards * appraiser.wild_keep()
-    return -appraiser.params.pass_waste if shape.role is Role.PASS else 0.0
+    if shape.role is Role.PASS:
+        return -appraiser.params.pass_waste
+    return -appraiser.more_actions(shape) * appraiser.params.action_worth
 
 
 def answer_value(appraiser: Appraiser, question: dict[str, Any], option: Any) -> float:

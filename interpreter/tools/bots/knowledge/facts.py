@@ -19,6 +19,11 @@ from interpreter.ruleset.model import Ruleset
 # bots play (`ruleset.bots.heuristic`, interpreter/ruleset/bot_params.py, docs/bots.md): a variant
 # may carry its own. Each class that judges binds them once (`Prospects.params`).
 
+# What evaluating a ruleset's expression outside the engine raises when it reads a choice or value
+# not bound (KeyError) or one that cannot be used without playing the action: the knowledge then
+# does without what the expression says.
+UNREADABLE = (LookupError, TypeError, ValueError, AttributeError)
+
 NO_BUYER = HeuristicParams().no_buyer  # the default chance of a tile no one buys (tests compare with it)
 INFINITE = 99  # links missing to a buyer that cannot be reached
 
@@ -30,6 +35,9 @@ class Facts:
 
     touching: Mapping[str, tuple[tuple[str, tuple[str, ...]], ...]]  # location -> (link id, ends) of its lines
     last_era: int  # index of the era after which the game ends
+    # industries whose tiles open a market to their location (named in a resource's `access_through`:
+    # Lancashire's Port, L-TRADE-01): their tiles are bought from, and flip by the seller's action
+    trading: frozenset[str] = frozenset()
 
 
 _FACTS: dict[int, tuple[Ruleset, Facts]] = {}
@@ -47,8 +55,18 @@ def facts(ruleset: Ruleset) -> Facts:
                 touching[end].append((link.id, link.ends))
         era_ids = [e.id for e in ruleset.eras]
         last = era_ids.index(ruleset.game_end.last_era) if ruleset.game_end else len(era_ids) - 1
-        found = _FACTS[id(ruleset)] = (ruleset, Facts({k: tuple(v) for k, v in touching.items()}, last))
+        found = _FACTS[id(ruleset)] = (ruleset, Facts({k: tuple(v) for k, v in touching.items()}, last,
+                                                      _trading(ruleset)))
     return found[1]
+
+
+def _trading(ruleset: Ruleset) -> frozenset[str]:
+    """The industries a market resource's `access_through` names (as a quoted literal of its text):
+    a tile of theirs is where goods reach the market."""
+    texts = [getattr(r.access_through, "text", "") for r in ruleset.resources.values()
+             if r.market is not None and r.access_through is not None]
+    return frozenset(i for i in ruleset.industries
+                     if any(f'"{i}"' in text or f"'{i}'" in text for text in texts))
 
 
 def scorings(table: Table, tile: PlacedTile) -> int:

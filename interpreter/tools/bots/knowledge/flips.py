@@ -6,15 +6,20 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from typing import Any
 
+from brass_dsl import Env
 from interpreter.engine.state import PlacedTile, Player
 from interpreter.engine.table import Table
 from interpreter.ruleset.bot_params import HeuristicParams
-from interpreter.ruleset.model import TileSpec
-from interpreter.tools.bots.knowledge.facts import INFINITE, Facts, Phase, facts, phase_of
+from interpreter.ruleset.model import EffectStep, TileSpec
+from interpreter.tools.bots.knowledge.facts import INFINITE, UNREADABLE, Facts, Phase, facts, phase_of
 from interpreter.tools.bots.knowledge.roles import Role, roles
 
 SOLD = "sold"  # an industry's `flips`: its tiles flip when sold
+BUILT = "built"  # … its tiles flip in the build that places them
+_ADVANCES_INCOME, _SPACES = "advance_income", "spaces"  # the engine's effect that moves the income marker up
+_WHEN, _WORDS = "when", "str"  # an effect step's condition; the type of a choice among words
 
 
 class Prospects:
@@ -39,6 +44,9 @@ class Prospects:
         self._buyers: dict[str, dict[str, int]] = {}
         self._prospects: dict[str, tuple[float, float]] = {}
         self._market: dict[str, tuple[float, float]] = {} if base is None else base._market
+        self._bonus: float | None = None if base is None else base._bonus
+        self._edge: tuple[float, bool] | None = None if base is None else base._edge
+        self._buyers_share: float | None = None if base is None else base._buyers_share
 
     def flip_chance(self, tile: PlacedTile) -> float:
         return self.prospects(tile)[0]
@@ -55,7 +63,10 @@ class Prospects:
 
     def prospects_at(self, spec: TileSpec, location: str, cubes: int, owner: Player) -> tuple[float, float]:
         """`prospects` of an unflipped tile of `spec` at `location` with `cubes` on it."""
-        produces = self.rs.industries[spec.industry].produces
+        industry = self.rs.industries[spec.industry]
+        if industry.flips == BUILT:
+            return 1.0, 0.0  # it flips in the build that places it (Lancashire's Shipyard, L-BUILD-14)
+        produces = industry.produces
         if produces is None:
             return self._sale_prospects(spec, location, owner)
         if cubes <= 0:
@@ -78,10 +89,85 @@ class Prospects:
         if missing >= INFINITE:
             return p.no_buyer, 1.0
         chance = p.sell_chance * p.missing_link ** missing
+        if spec.industry in self.facts.trading:  # the seller of the goods it buys flips it: its owner spends no action
+            return chance * self._sellers_share() * min(1.0, self.phase.actions_era), 0.0  # while the era lasts
         if self._sale_need(spec) > self._beer_for(owner):
             chance *= p.unsupplied_sale
         actions = 1.0 + p.owner_link_share * missing  # the sale, and the links its owner still has to build
         return chance * min(1.0, self.phase.actions_era / actions), actions
+
+    def _sellers_share(self) -> float:
+        """How many of the tiles that buy goods (a trading industry's unflipped tiles) the goods still
+        to sell can flip: each sale flips one buyer (L-SELL-02), so Ports share the unsold Cotton Mills."""
+        if self._buyers_share is None:
+            trading, sellers, buyers = self.facts.trading, 0, 0
+            for t in self.state.tiles.values():
+                if t.flipped or self.rs.industries[t.spec.industry].flips != SOLD:
+                    continue
+                if t.spec.industry in trading:
+                    buyers += 1
+                else:
+                    sellers += 1
+            self._buyers_share = min(1.0, sellers / max(1, buyers))
+        return self._buyers_share
+
+    def sale_bonus(self, spec: TileSpec) -> float:
+        """Income spaces a sale of a tile of `spec` is expected to bring beyond the tile's own income
+        (`sale_bonus_share` of the sell-like actions' `advance_income` as the state stands: Lancashire's
+        Distant Market pays +3 … +0 spaces, L-DM-04); none for a tile its owner does not sell."""
+        if self.rs.industries[spec.industry].flips != SOLD or spec.industry in self.facts.trading:
+            return 0.0
+        if self._bonus is None:
+            self._bonus = self.params.sale_bonus_share * self._edge_market()[0]
+        return self._bonus
+
+    def _edge_market(self) -> tuple[float, bool]:
+        """What the sell-like actions' own `advance_income` steps say of the market beyond the board
+        (Lancashire's Distant Market, L-DM-04): the most income spaces one gives now, and whether
+        one still applies for some value of the sale's `str` choices (its `when`; no longer once the
+        market's marker is on X, L-DM-03/05). A ruleset without such a step: (0, True)."""
+        if self._edge is None:
+            found = [self._bonus_now(step, envs) for step, envs in self._sale_bonus_steps()]
+            paid = [spaces for spaces in found if spaces is not None]
+            self._edge = (max(paid, default=0.0), bool(paid) or not found)
+        return self._edge
+
+    def _sale_bonus_steps(self) -> Iterable[tuple[EffectStep, list[Env]]]:
+        """Each `advance_income` step of a sell-like action, with an environment for each value of
+        the action's `str` choices."""
+        for action_id in roles(self.rs).ids(Role.SELL):
+            action = self.rs.actions[action_id]
+            parts = [action.part] + ([action.repeat.part] if action.repeat else [])
+            envs = self._word_choices([p for part in parts for p in part.params if p.type == _WORDS])
+            for step in (s for part in parts for s in part.effects if s.name == _ADVANCES_INCOME):
+                yield step, envs
+
+    @staticmethod
+    def _bonus_now(step: EffectStep, envs: list[Env]) -> float | None:
+        """The most income spaces the step gives now for any of the choices it applies with (None:
+        it applies with none of them, or it reads a choice not known before the action is played)."""
+        best: float | None = None
+        for env in envs:
+            try:
+                when = step.args.get(_WHEN)
+                if when is not None and not when(env):
+                    continue
+                spaces = step.args.get(_SPACES)
+                value = float(spaces(env)) if callable(spaces) else float(spaces or 0)
+            except UNREADABLE:  # an expression that needs more than the word choices
+                continue
+            best = value if best is None else max(best, value)
+        return best
+
+    def _word_choices(self, params: list[Any]) -> list[Env]:
+        """An environment for each value of each `str` choice (the others unbound), or one empty."""
+        envs = []
+        for param in params:
+            try:
+                envs += [Env(self.table, {param.name: value}) for value in param.domain(Env(self.table, {}))]
+            except UNREADABLE:  # a domain that reads other choices
+                continue
+        return envs or [Env(self.table, {})]
 
     def _wanted(self, resource: str) -> tuple[float, float]:
         """Cubes of a resource on unflipped producers, and cubes asked for until the era's end."""
@@ -149,11 +235,29 @@ class Prospects:
 
     def _trade_partners(self, industry: str) -> set[str]:
         """Where a sold tile finds a buyer in a ruleset without merchants (Lancashire): the tiles of
-        another industry that flips when sold (a Cotton Mill sells to a Port, and so a Port flips)
-        and the board's edge, its locations without slots (the Distant Market's trade icons)."""
+        another industry that flips when sold (a Cotton Mill sells to a Port, and so a Port flips);
+        for a tile of a non-trading industry also, while the market beyond the board is open, the
+        board's edge and every tile of a trading industry (the Distant Market's trade icons)."""
+        trading = self.facts.trading
         tiles = {t.slot.location for t in self.state.tiles.values() if not t.flipped and t.spec.industry != industry
-                 and self.rs.industries[t.spec.industry].flips == SOLD}
-        return tiles | {loc for loc, spec in self.rs.locations.items() if not spec.slots}
+                 and self.rs.industries[t.spec.industry].flips == SOLD and (industry not in trading
+                                                                           or t.spec.industry not in trading)}
+        if industry in trading:
+            return tiles  # a Port is bought from by the mills that sell to it, never by the edge
+        if not self._edge_market()[1]:
+            return tiles  # the market beyond the board is closed for the era (L-DM-03/05)
+        return tiles | self._edge_trade() | {t.slot.location for t in self.state.tiles.values()
+                                              if t.spec.industry in trading}  # any Port's trade icon, L-TRADE-01
+
+    def _edge_trade(self) -> set[str]:
+        """The board's edge where goods leave it: its locations without slots, but of a ruleset
+        whose markets are reached through some locations only (`access_through`: Lancashire's
+        trade icons, L-TRADE-02), only those (Blackpool or Southport show no trade icon)."""
+        edge = {loc for loc, spec in self.rs.locations.items() if not spec.slots}
+        through = [r for r in self.rs.resources.values() if r.market is not None and r.access_through is not None]
+        if not through:
+            return edge
+        return edge & {loc for r in through for loc in self.table.access_through(r)}
 
     def missing_links(self, sources: Iterable[str]) -> dict[str, int]:
         """0-1 breadth-first search from `sources` over the lines of the board."""

@@ -74,9 +74,14 @@ class Outlook(Prospects):
         high = min(track.positions - 1, low + 1)
         return track.levels[low] + (position - low) * (track.levels[high] - track.levels[low])
 
+    def income_of(self, spec: TileSpec) -> float:
+        """Income spaces a tile of `spec` is expected to bring when it flips: its own, and for a tile
+        its owner sells the sale's own bonus (`sale_bonus`)."""
+        return spec.income + self.sale_bonus(spec)
+
     def pending_spaces(self, player: Player) -> float:
         """Income spaces the player's unflipped tiles are expected to add."""
-        return sum(self.flip_chance(t) * t.spec.income for t in self.state.tiles.values()
+        return sum(self.flip_chance(t) * self.income_of(t.spec) for t in self.state.tiles.values()
                    if t.owner is player and not t.flipped)
 
     def pending_worth(self, player: Player, position: float | None = None, pending: float | None = None) -> float:
@@ -100,7 +105,7 @@ class Outlook(Prospects):
     def tile_and_income_worth(self, tile: PlacedTile) -> float:
         """A tile's worth with its own income, as if it were the only one to flip."""
         chance = self.flip_chance(tile) if not tile.flipped else 0.0
-        income = self.params.pending_income * chance * self.spaces_worth(tile.owner, tile.spec.income)
+        income = self.params.pending_income * chance * self.spaces_worth(tile.owner, self.income_of(tile.spec))
         return self.tile_worth(tile) + income
 
     def icons_expected(self, location: str) -> float:

@@ -52,8 +52,9 @@ IDLE_ROLES = frozenset({Role.LOAN, Role.PASS, Role.HAND})
 # The effects that give an action its role (engine vocabulary, docs/ruleset-format.md).
 _PLACES_TILE, _PLACES_LINK, _FLIPS = "build_tile", "place_link", "flip"
 _DROPS_INCOME, _TAKES_WILD = "drop_income_levels", "gain_wild_card"
+_USES_ACTIONS, _COUNT = "use_actions", "count"  # an action that also uses up more actions of the turn
 _CONSUMES = "consume"
-_DOES_NOTHING = frozenset({"discard", "use_actions"})
+_DOES_NOTHING = frozenset({"discard", _USES_ACTIONS})
 # The effect that removes a tile from the mat: the one action effect whose only argument is an
 # industry (its name is also an action's, so it is found by its signature, not named).
 _OFF_THE_MAT = frozenset(name for name, spec in EFFECTS.items()
@@ -75,6 +76,9 @@ class Shape:
     repeat: str | None  # the name of its repeated part
     consumes: tuple[str, ...]  # the resources its `consume` effects take, in order
     wild_cards: int  # wild cards it takes
+    more_actions: tuple[Any, ...] = ()  # the counts of further actions of the turn it uses up (expressions)
+    # the tile choices after the first that its `flip` steps flip too (a Lancashire sale's Port, L-SELL-02)
+    co_flipped: tuple[str, ...] = ()
 
     def named(self, kind: str) -> str | None:
         """The name of the action's first choice of a type (None: it has none)."""
@@ -135,10 +139,21 @@ def _shape(action: Action) -> Shape:
     return Shape(action.id, _role_of({s.name for s in steps}), {p.name: p.type for p in params}, by_type,
                  tuple(p.name for p in action.part.params if p.type == CARD),
                  action.repeat.name if action.repeat is not None else None, consumes,
-                 sum(1 for s in steps if s.name == _TAKES_WILD))
+                 sum(1 for s in steps if s.name == _TAKES_WILD),
+                 tuple(s.args[_COUNT] for s in steps if s.name == _USES_ACTIONS and _COUNT in s.args),
+                 _co_flipped(params, steps))
 
 
 _CONSUMES_ARG = "resource"
+
+
+def _co_flipped(params: list[Any], steps: list[EffectStep]) -> tuple[str, ...]:
+    """The tile choices after the first that the action's `flip` steps read: tiles it flips along
+    with the one chosen first (a Lancashire sale flips the Port the mill sells to, L-SELL-02)."""
+    tiles = [p.name for p in params if p.type == TILE][1:]
+    read = {name for s in steps if s.name == _FLIPS for arg in s.args.values()
+            for name in getattr(arg, "names_used", ())}
+    return tuple(name for name in tiles if name in read)
 
 
 def _role_of(effects: set[str]) -> Role:
