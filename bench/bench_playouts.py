@@ -3,13 +3,15 @@
     python bench/bench_playouts.py [--players 2,4] [--games 2] [--every 5] [--iterations 60]
                                    [--options OPTIONS] [--knobs NAME=V,...] [--profile N] [RULESET]
 
-Positions: heuristic self-play games (seeds 0..games-1), one position every `every` actions of
-the search seat's turns (between actions, where the search bot searches). On each, a search bot
-(`search:ITERATIONS[,OPTIONS]`, an iteration budget: the same work whatever the machine's load)
-chooses once, with the search knobs of the ruleset but those `--knobs` sets
-(e.g. `--knobs own_turn_once=0`, bot_params.SearchParams); the CPU time (`time.process_time`) of the choices and the playouts they ran give
-playouts per CPU-second, per player count. `--profile N` prints the N functions with the most
-cumulative time over all the choices (cProfile), to see where a playout's time goes.
+Positions: heuristic self-play games (seeds 0..games-1), one position every `every` actions
+between actions (an odd `every`: in 2-player games both the first and the second action of a
+turn, which the search plays out differently). On each, a search bot (`search:ITERATIONS[,OPTIONS]`,
+an iteration budget: the same work whatever the machine's load) chooses once, with the search
+knobs of the ruleset but those `--knobs` sets (e.g. `--knobs own_turn_once=0,shared_rollouts=0`:
+the playouts as they were before issue 22; bot_params.SearchParams). The CPU time
+(`time.process_time`) of the choices, listing the candidates included, and the playouts they ran
+give playouts per CPU-second, per player count. `--profile N` prints the N functions with the
+most cumulative time over all the choices (cProfile), to see where a playout's time goes.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ import argparse
 import cProfile
 import pstats
 import time
+from dataclasses import replace
+from typing import Any
 
 from interpreter.engine.game import Game
-from dataclasses import replace
-
 from interpreter.ruleset.bot_params import BotParams
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
@@ -64,7 +66,7 @@ def measure(found: list[Game], bot_name: str, params: BotParams) -> tuple[int, f
 def with_knobs(ruleset: Ruleset, text: str) -> BotParams:
     """The ruleset's bot parameters with the search knobs of `text` (`name=value,...`) changed."""
     params = ruleset.bots
-    changes = {name: float(value) if "." in value else int(value)
+    changes: dict[str, Any] = {name: float(value) if "." in value else int(value)
                for name, _, value in (part.partition("=") for part in text.split(",") if part)}
     return replace(params, search=replace(params.search, **changes))
 
@@ -90,8 +92,9 @@ def main() -> None:
         playouts, seconds = measure(found, name, with_knobs(ruleset, args.knobs))
         if profiler:
             profiler.disable()
-        print(f"{players} players, {len(found)} positions, {name} {args.knobs}: {playouts} playouts in {seconds:.2f} CPU s: "
-              f"{playouts / seconds:.1f} playouts per CPU-second ({seconds / len(found) * 1000:.0f} ms a choice)")
+        print(f"{players} players, {len(found)} positions, {name} {args.knobs}: {playouts} playouts in "
+              f"{seconds:.2f} CPU s: {playouts / seconds:.1f} playouts per CPU-second "
+              f"({seconds / len(found) * 1000:.0f} ms a choice)")
     if profiler:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
 

@@ -13,9 +13,9 @@ import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.engine.rng import Rng
+from interpreter.ruleset.bot_params import SearchParams
 from interpreter.tools.bots.ladder import BOTS, Bot, GreedyBot, HeuristicBot, bot_seed, decide, make_bot
 from interpreter.tools.bots.mcts import Budget, Settings, halving_search, search
-from interpreter.ruleset.bot_params import SearchParams
 from interpreter.tools.bots.search import (
     BUDGET_VARIABLE,
     BrassSearch,
@@ -408,17 +408,18 @@ def test_an_action_chosen_once_is_replayed_where_legal_and_chosen_anew_where_not
     or that does not end the action here, is chosen anew, and the new choice kept."""
     game = between_actions(8, 30)
     problem = BrassSearch(game.view(game.deciding_seat), SearchParts(rollout=GreedyBot), CHEAP)
-    kept: dict[str, tuple[dict[str, Any], ...]] = {}
+    Kept = dict[Any, tuple[dict[str, Any], ...]]
+    kept: Kept = {}
     first = problem._replayed(game.copy(), kept, "step", GreedyBot(3))
     assert kept["step"] == tuple(first.moves[len(game.moves):]) and kept["step"][0] in game.legal_actions()
     again = problem._replayed(game.copy(), kept, "step", GreedyBot(4))
     assert again.state_hash() == first.state_hash()
     elsewhere = between_actions(3, 60)
-    foreign = {"step": ({"action": "build"}, {"card": "no-such-card"})}
+    foreign: Kept = {"step": ({"action": "build"}, {"card": "no-such-card"})}
     replayed = problem._replayed(elsewhere.copy(), foreign, "step", GreedyBot(3))
     assert foreign["step"] == tuple(replayed.moves[len(elsewhere.moves):])
     assert foreign["step"][1] != {"card": "no-such-card"}
-    unfinished = {"step": (kept["step"][0],)}  # the action's first decision only: it stays open
+    unfinished: Kept = {"step": (kept["step"][0],)}  # the action's first decision only: it stays open
     finished = problem._replayed(game.copy(), unfinished, "step", GreedyBot(3))
     assert finished.pending is None and unfinished["step"] == kept["step"]
 

@@ -144,7 +144,7 @@ class SearchParams:
                                          "started in are the rollout policy's choice made once for each "
                                          "candidate (they depend on its hand and the board only, the same in "
                                          "every world), not again in every world; 0: chosen in every world")
-    shared_rollouts: int = _param(0, 0, 1, "1: in the halving search, a rollout action in a world (another "
+    shared_rollouts: int = _param(1, 0, 1, "1: in the halving search, a rollout action in a world (another "
                                             "seat's, or the seat's own after the turn searched) is chosen once, "
                                             "after the first candidate, and replayed after the others where it is "
                                             "legal (chosen anew where not): fewer choices, but rollouts that do not "

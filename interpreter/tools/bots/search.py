@@ -42,13 +42,13 @@ import json
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from interpreter.engine.errors import IllegalAction
 from interpreter.engine.rng import Rng
-from interpreter.ruleset.bot_params import BotParams, HeuristicParams, SearchParams
+from interpreter.ruleset.bot_params import BotParams, HeuristicParams, SearchParams, catalogue
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.heuristic import HeuristicBot, shortlisted
 from interpreter.tools.bots.knowledge.worth import Appraiser, estimate, searched
@@ -143,12 +143,13 @@ class SearchOptions:
     greedy_others: bool = bool(DEFAULT_KNOBS.greedy_others)
     shared_rollouts: bool = bool(DEFAULT_KNOBS.shared_rollouts)
     # knobs set in the options (`search:1s,greedy_others=1`), over the ruleset's: (name, value) pairs
-    knob_values: tuple[tuple[str, float], ...] = ()
+    knob_values: tuple[tuple[str, int | float], ...] = ()
 
     def with_knobs(self, knobs: SearchParams | None) -> SearchOptions:
         """These options tuned to `knobs` (None: as given) with the options' own knob values over them."""
         if self.knob_values:
-            knobs = replace(knobs or DEFAULT_KNOBS, **dict(self.knob_values))
+            changes: dict[str, Any] = dict(self.knob_values)
+            knobs = replace(knobs or DEFAULT_KNOBS, **changes)
         return self if knobs is None else self.tuned(knobs)
 
     def tuned(self, knobs: SearchParams) -> SearchOptions:
@@ -172,7 +173,7 @@ def parse_options(text: str) -> SearchOptions:
     of 2 actions) or `greedy` (4 actions, 5 times cheaper). E.g. `30`, `2s`, `tree,60`, `100,greedy`."""
     budget: Budget | None = None
     method, rollouts = "halving", "heuristic"
-    knob_values: list[tuple[str, float]] = []
+    knob_values: list[tuple[str, int | float]] = []
     for part in (p.strip() for p in text.split(",")):
         if "=" in part:
             knob_values.append(_parse_knob(part))
@@ -190,10 +191,10 @@ def parse_options(text: str) -> SearchOptions:
                          knob_values=tuple(knob_values))
 
 
-def _parse_knob(text: str) -> tuple[str, float]:
+def _parse_knob(text: str) -> tuple[str, int | float]:
     """`name=value`: a knob of `SearchParams` (bot_params.py), checked against its type and range."""
     name, _, value = (part.strip() for part in text.partition("="))
-    kinds = {spec.name: type(spec.default) for spec in fields(SearchParams)}
+    kinds = {param.name: param.kind for param in catalogue() if param.group == "search"}
     if name not in kinds:
         raise ValueError(f"search options: no knob {name!r}; knobs: {', '.join(kinds)}")
     try:
