@@ -7,6 +7,14 @@ scored for every seat by `brass_knowledge.estimate`. It then plays the chosen ac
 one by one on the following `choose` calls. A decision it did not plan (an action it did not start,
 a question asked of it at the end of a round) is the heuristic bot's.
 
+A rollout action chosen by the heuristic costs 10–25 ms, replaying one already chosen about 1 ms:
+nearly all of a playout's time was its rollout policy's choices (docs/bots.md). So a rollout
+chooses as little as it can, each economy a knob (`SearchParams`): the bot's own later action in
+the turn searched is chosen once per candidate (`own_turn_once`: it depends only on its hand and
+the board until the turn's cards are drawn); in the halving search a rollout action of a world is
+chosen once, after the first candidate, and replayed after the others where legal
+(`shared_rollouts`); the other seats may be played by the cheap greedy bot (`greedy_others`).
+
 Two searches over the same problem (`SearchOptions.method`):
 
 - `halving` (the default): sequential halving over the `candidates` best own actions, every world
@@ -163,7 +171,7 @@ class SearchOptions:
 
 
 BUDGET_VARIABLE = "BRASS_SEARCH_BUDGET"  # the default options of `make_search_bot`, e.g. 50 or 2s
-DEFAULT_OPTIONS = "30"  # iterations: about 1 s of CPU time an action (median; docs/bots.md)
+DEFAULT_OPTIONS = "30"  # iterations: about 0.3–0.5 s of CPU time an action since issue 22 (1 s before; docs/bots.md)
 
 
 def parse_options(text: str) -> SearchOptions:
