@@ -5,6 +5,7 @@ behaviour, never strength or time."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -210,6 +211,27 @@ def test_halving_on_seconds_gives_the_first_round_its_share() -> None:
     result = halving_search(arms, Budget(seconds=0.05), Rng(2), candidates=6)
     dropped = sorted(child.visits for child in result.root.children.values())[:3]
     assert result.move == 3 and dropped[0] == dropped[2] > 1
+
+
+class SlowingArms(NoisyArms):
+    """NoisyArms whose playouts cost nothing in the first world and 2 ms of CPU time after it (a
+    deal to list the moves, then one for each of the 6 playouts of the first world)."""
+
+    def play(self, state: Draw, move: int) -> Draw:
+        if len(self.worlds) > 1 + 6:
+            until = time.process_time() + 0.002
+            while time.process_time() < until:
+                pass
+        return super().play(state, move)
+
+
+def test_halving_on_seconds_stops_a_round_that_overruns_its_budget() -> None:
+    """The first world's pace promised thousands of playouts in 0.02 s; the next ones cost 2 ms
+    each: the first round ends once the budget is spent (at most 10 playouts past its first world,
+    so at most 2 more worlds of 6), and the 2 later rounds get one world each (3 and 2 playouts)."""
+    arms = SlowingArms((0.3, 0.1, 0.0, 0.5, 0.2, 0.4), spread=1.0)
+    result = halving_search(arms, Budget(seconds=0.02), Rng(2), candidates=6)
+    assert 6 + 6 + 3 + 2 <= result.iterations <= 6 + 12 + 3 + 2
 
 
 def test_halving_finds_the_winning_move_of_nim() -> None:

@@ -172,7 +172,8 @@ def halving_search(problem: SearchProblem[State, Move], budget: Budget, rng: Rng
     module's docstring). A budget in seconds is turned into iterations by the time the worlds
     played so far took: after the first world (the first round then gets its share, as with a
     budget in iterations, not that one world alone), and again at the start of every later round
-    (the first worlds cost more: the problem fills its caches). The first-listed move wins ties."""
+    (the first worlds cost more: the problem fills its caches); a round whose worlds overrun the
+    budget ends early. The first-listed move wins ties."""
     rollout_moves = (settings or Settings()).rollout_moves
     first = problem.determinize(rng)
     mover = problem.player(first)
@@ -199,9 +200,14 @@ def halving_search(problem: SearchProblem[State, Move], budget: Budget, rng: Rng
                 _play_out(problem, arm, seed, rollout_moves)
             done += len(arms)
             world += 1
+            if budget.iterations is not None:
+                continue
+            spent = time.process_time() - started
             if total is None:  # seconds: how many iterations fit, judged by the first world
-                total = _iterations_in(budget.seconds, done, time.process_time() - started)  # type: ignore[arg-type]
+                total = _iterations_in(budget.seconds, done, spent)  # type: ignore[arg-type]
                 per_arm = max(1, (total - round_start) // ((rounds - round_) * len(arms)))
+            elif spent >= budget.seconds:  # type: ignore[operator]
+                break  # the pace misjudged: the later rounds get a world each
         arms = sorted(arms, key=_by_mean)[:math.ceil(len(arms) / 2)]
     best = min(arms, key=_by_mean)
     return SearchResult(best.move, done, root)  # type: ignore[arg-type]
