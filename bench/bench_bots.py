@@ -29,8 +29,9 @@ Per bot, printed as tables:
    apart): the playouts its searches ran over the CPU time they took, listing the candidates included.
 
 The search bot plays at `--search-budget` (iterations per action, reproducible, or seconds
-such as `1s`); at 400 iterations a 4-player game takes tens of minutes on one core, so a short
-run leaves it out or lowers its budget: `--bots random,greedy,heuristic --games 2 --pairs 2`.
+such as `1s`, with any other search options after it: `1s,greedy_others=1`); at 400 iterations
+a 4-player game takes tens of minutes on one core, so a short run leaves it out or lowers its
+budget: `--bots random,greedy,heuristic --games 2 --pairs 2`.
 `--jobs J` plays the games in J worker processes (CPU times are each process's own).
 """
 
