@@ -25,10 +25,13 @@ Per bot, printed as tables:
    processes on a shared machine do not count) the bot spent on all the decisions of one action
    (the view of its seat made, and its choice), median and 95th percentile. A question put to a
    player inside an action (unpaid income) counts in that action.
+4. **Playouts per CPU-second** of each search bot, by player count (self-play and head to head
+   apart): the playouts its searches ran over the CPU time they took, listing the candidates included.
 
 The search bot plays at `--search-budget` (iterations per action, reproducible, or seconds
-such as `1s`); at 400 iterations a 4-player game takes tens of minutes on one core, so a short
-run leaves it out or lowers its budget: `--bots random,greedy,heuristic --games 2 --pairs 2`.
+such as `1s`, with any other search options after it: `1s,greedy_others=1`); at 400 iterations
+a 4-player game takes tens of minutes on one core, so a short run leaves it out or lowers its
+budget: `--bots random,greedy,heuristic --games 2 --pairs 2`.
 `--jobs J` plays the games in J worker processes (CPU times are each process's own).
 """
 
@@ -52,6 +55,7 @@ from rich.table import Table
 from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.tools.bots.ladder import Bot, bot_seed, decide, deciding_seat, make_bot
+from interpreter.tools.bots.search import SearchBot
 from interpreter.tools.simulate.stats import CONFIDENCE, paired_difference, t_quantile, wilson
 
 DEFAULT_BOTS = "random,greedy,heuristic,search"
@@ -75,6 +79,8 @@ class Outcome:
     vp: tuple[int, ...]  # by seat
     winners: tuple[int, ...]
     action_seconds: tuple[float, ...]
+    # each search seat's bot, playouts and CPU seconds of searching, over the game
+    searches: tuple[tuple[str, int, float], ...] = ()
 
 
 def play(match: Match) -> Outcome:
@@ -95,7 +101,9 @@ def play(match: Match) -> Outcome:
     standings = game.standings()
     vp = tuple(next(row["vp"] for row in standings if row["seat"] == seat) for seat in range(1, players + 1))
     winners = tuple(sorted(row["seat"] for row in standings if row["place"] == 1))
-    return Outcome(match, vp, winners, tuple(actions))
+    searches = tuple((match.seats[seat - 1], bot.playouts, bot.search_seconds) for seat, bot in bots.items()
+                     if isinstance(bot, SearchBot))
+    return Outcome(match, vp, winners, tuple(actions), searches)
 
 
 def play_all(matches: list[Match], jobs: int, part: str, out: str | None = None) -> dict[Match, Outcome]:
@@ -244,6 +252,21 @@ def timing_table(bots: list[str], outcomes: dict[Match, Outcome]) -> Table:
     return table
 
 
+def playouts_table(outcomes: dict[Match, Outcome]) -> Table:
+    """Each search bot's playouts per CPU-second of searching, by player count, over every game."""
+    table = Table(box=None)
+    for column in ("bot", "players", "games", "playouts", "CPU s searching", "playouts per CPU-second"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    totals: dict[tuple[str, int], list[float]] = {}
+    for match, outcome in outcomes.items():
+        for bot, playouts, seconds in outcome.searches:
+            games, done, spent = totals.setdefault((bot, len(match.seats)), [0, 0, 0.0])
+            totals[bot, len(match.seats)] = [games + 1, done + playouts, spent + seconds]
+    for (bot, players), (games, done, spent) in sorted(totals.items()):
+        table.add_row(bot, str(players), f"{games:g}", f"{done:g}", f"{spent:.1f}", f"{done / max(spent, 1e-9):.1f}")
+    return table
+
+
 def _plus_minus(centre: float, half: float | None) -> str:
     return f"{centre:.1f} ± {half:.1f}" if half is not None else f"{centre:.1f}"
 
@@ -283,13 +306,15 @@ def main() -> None:
     for name in [*bots, *([args.against] if args.against else [])]:
         make_bot(name, 0)  # an unknown name fails before any game
     counts = [int(count) for count in args.players.split(",")]
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 200)  # a file: no bot name cut short
     started = time.perf_counter()
     if args.games > 0:
         own = play_all(self_play(args.ruleset, bots, counts, args.games, args.seed), args.jobs, "self-play")
         _show(console, "self-play: mean VP per seat (the bot in every seat)", self_play_table(bots, counts, own))
         _show(console, "CPU time per action in self-play (all its decisions: the seat's view and the choice)",
               timing_table(bots, own))
+        _show(console, "search: playouts per CPU-second of searching (listing the candidates included)",
+              playouts_table(own))
     if args.pairs > 0:
         other = _bot_name(args.against, args.search_budget) if args.against else None
         matches = (against_one(args.ruleset, bots, other, args.table, args.pairs, args.seed) if other
@@ -298,6 +323,8 @@ def main() -> None:
         _show(console, "head to head, seats rotated: the first bot's win rate (95% Wilson interval)"
               + (f"; its margin over the best other seat minus {other}'s in its place (95% t interval)"
                  if other else ""), head_to_head_table(pairs, margins=other is not None))
+        _show(console, "search: playouts per CPU-second of searching (listing the candidates included)",
+              playouts_table(pairs))
     console.print(f"{args.ruleset}, seeds from {args.seed}; {time.perf_counter() - started:.0f} s in all",
                   highlight=False)
 

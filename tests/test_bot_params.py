@@ -98,7 +98,7 @@ def test_the_search_knobs_default_to_what_the_search_options_default_to() -> Non
 
 def test_every_parameter_has_a_type_a_range_around_its_default_and_a_meaning() -> None:
     params = catalogue()
-    assert len(params) == sum(len(fields(group)) for group in GROUPS.values()) == 53
+    assert len(params) == sum(len(fields(group)) for group in GROUPS.values()) == 56
     assert len({p.name for p in params}) == len(params)  # a name means one thing in every group
     for p in params:
         assert p.kind in (int, float) and p.low <= p.default <= p.high and len(p.doc) > 20, p

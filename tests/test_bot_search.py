@@ -5,6 +5,7 @@ behaviour, never strength or time."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,18 @@ import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.engine.rng import Rng
+from interpreter.ruleset.bot_params import SearchParams
 from interpreter.tools.bots.ladder import BOTS, Bot, GreedyBot, HeuristicBot, bot_seed, decide, make_bot
 from interpreter.tools.bots.mcts import Budget, Settings, halving_search, search
-from interpreter.tools.bots.search import BUDGET_VARIABLE, SearchBot, SearchOptions, SearchParts, parse_options
+from interpreter.tools.bots.search import (
+    BUDGET_VARIABLE,
+    BrassSearch,
+    SearchBot,
+    SearchOptions,
+    SearchParts,
+    parse_options,
+    play_policy_action,
+)
 from interpreter.tools.scenarios.scenario import load_setup
 
 # == the generic search on a toy game ==============================================================
@@ -193,6 +203,37 @@ def test_halving_considers_only_the_first_candidates_and_is_reproducible() -> No
     assert timed.move == 3 and timed.iterations >= 6 + 3 + 2
 
 
+def test_halving_on_seconds_gives_the_first_round_its_share() -> None:
+    """With a budget in seconds the first round is not one world alone: the pace of the first world
+    sets how many the round gets, as a budget in iterations would share them (the moves dropped
+    after it were each played in as many worlds, more than one). Cheap moves: thousands fit."""
+    arms = NoisyArms((0.3, 0.1, 0.0, 0.5, 0.2, 0.4), spread=100.0)
+    result = halving_search(arms, Budget(seconds=0.05), Rng(2), candidates=6)
+    dropped = sorted(child.visits for child in result.root.children.values())[:3]
+    assert result.move == 3 and dropped[0] == dropped[2] > 1
+
+
+class SlowingArms(NoisyArms):
+    """NoisyArms whose playouts cost nothing in the first world and 2 ms of CPU time after it (a
+    deal to list the moves, then one for each of the 6 playouts of the first world)."""
+
+    def play(self, state: Draw, move: int) -> Draw:
+        if len(self.worlds) > 1 + 6:
+            until = time.process_time() + 0.002
+            while time.process_time() < until:
+                pass
+        return super().play(state, move)
+
+
+def test_halving_on_seconds_stops_a_round_that_overruns_its_budget() -> None:
+    """The first world's pace promised thousands of playouts in 0.02 s; the next ones cost 2 ms
+    each: the first round ends once the budget is spent (at most 10 playouts past its first world,
+    so at most 2 more worlds of 6), and the 2 later rounds get one world each (3 and 2 playouts)."""
+    arms = SlowingArms((0.3, 0.1, 0.0, 0.5, 0.2, 0.4), spread=1.0)
+    result = halving_search(arms, Budget(seconds=0.02), Rng(2), candidates=6)
+    assert 6 + 6 + 3 + 2 <= result.iterations <= 6 + 12 + 3 + 2
+
+
 def test_halving_finds_the_winning_move_of_nim() -> None:
     result = halving_search(HiddenNim(3, (0,)), Budget(iterations=30), Rng(1), settings=TO_END)
     assert result.move == 3  # takes the last counters at once
@@ -339,3 +380,80 @@ def test_the_registry_takes_a_budget_after_the_name(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv(BUDGET_VARIABLE, "25")
     default = make_bot("search", 1)
     assert isinstance(default, SearchBot) and default.options.budget == Budget(iterations=25)
+
+
+# == the playouts' economies (knobs `own_turn_once`, `shared_rollouts`, `greedy_others`) ================
+
+FAST = "shared_rollouts=1,greedy_others=1"
+
+
+def test_knobs_are_set_in_the_options_by_name_in_their_range() -> None:
+    options = parse_options(f"1s,{FAST},candidates=3")
+    assert options.knob_values == (("shared_rollouts", 1), ("greedy_others", 1), ("candidates", 3))
+    tuned = options.with_knobs(SearchParams(candidates=7, shared_rollouts=0))
+    assert (tuned.shared_rollouts, tuned.greedy_others, tuned.own_turn_once, tuned.candidates) == (True, True, True, 3)
+    assert parse_options("1s").with_knobs(None) == parse_options("1s")
+    for wrong in ("1s,fast=1", "1s,greedy_others=2", "1s,candidates=0.5", "1s,candidates=many"):
+        with pytest.raises(ValueError):
+            parse_options(wrong)
+
+
+def test_the_fast_playouts_are_reproducible_and_counted() -> None:
+    """An iteration budget with every economy on: the same seed and view give the same choice and
+    the same statistics, on any machine; 12 iterations over 5 candidates are 1 world for the 5,
+    1 for the best 3 and 2 for the best 2: 12 playouts, counted by the bot."""
+    game = greedy_until(Game.new(load_ruleset("birmingham"), 2, seed=8), 8, 30)
+    while game.pending is not None or game.question is not None:
+        game.apply(decide(GreedyBot(1), game))
+    view = game.view(game.deciding_seat)
+    one, two = make_bot(f"search:12,{FAST}", 5), make_bot(f"search:12,{FAST}", 5)
+    assert isinstance(one, SearchBot) and isinstance(two, SearchBot)
+    assert one.choose(view) == two.choose(view) and one.plan == two.plan
+    assert one.last_search is not None and two.last_search is not None
+    assert [(c.move, c.visits, c.total) for c in one.last_search.children] == \
+        [(c.move, c.visits, c.total) for c in two.last_search.children]
+    assert sorted(c.visits for c in one.last_search.children) == [1, 1, 2, 4, 4]
+    assert one.playouts == 12 and one.search_seconds > 0
+
+
+def between_actions(seed: int, stop: int) -> Game:
+    game = greedy_until(Game.new(load_ruleset("birmingham"), 2, seed=seed), seed, stop)
+    while game.pending is not None or game.question is not None:
+        game.apply(decide(GreedyBot(1), game))
+    return game
+
+
+def test_an_action_chosen_once_is_replayed_where_legal_and_chosen_anew_where_not() -> None:
+    """`BrassSearch._replayed`, which both `own_turn_once` and `shared_rollouts` use: the first time
+    the policy chooses (and the choice is kept); then the kept action is replayed, giving the very
+    position the policy's own play gave; a kept action that is not legal here (another position's),
+    or that does not end the action here, is chosen anew, and the new choice kept."""
+    game = between_actions(8, 30)
+    problem = BrassSearch(game.view(game.deciding_seat), SearchParts(rollout=GreedyBot), CHEAP)
+    Kept = dict[Any, tuple[dict[str, Any], ...]]
+    kept: Kept = {}
+    first = problem._replayed(game.copy(), kept, "step", GreedyBot(3))
+    assert kept["step"] == tuple(first.moves[len(game.moves):]) and kept["step"][0] in game.legal_actions()
+    again = problem._replayed(game.copy(), kept, "step", GreedyBot(4))
+    assert again.state_hash() == first.state_hash()
+    elsewhere = between_actions(3, 60)
+    foreign: Kept = {"step": ({"action": "build"}, {"card": "no-such-card"})}
+    replayed = problem._replayed(elsewhere.copy(), foreign, "step", GreedyBot(3))
+    assert foreign["step"] == tuple(replayed.moves[len(elsewhere.moves):])
+    assert foreign["step"][1] != {"card": "no-such-card"}
+    unfinished: Kept = {"step": (kept["step"][0],)}  # the action's first decision only: it stays open
+    finished = problem._replayed(game.copy(), unfinished, "step", GreedyBot(3))
+    assert finished.pending is None and unfinished["step"] == kept["step"]
+
+
+def test_greedy_others_plays_the_other_seats_by_the_greedy_bot_in_rollouts() -> None:
+    """With `greedy_others`, a rollout step of another seat is the greedy bot's action (the same one
+    a greedy bot seeded alike plays); the observer's own steps stay the rollout policy's."""
+    game = between_actions(8, 31)
+    observer = 3 - game.deciding_seat  # searching for the seat that plays next but one
+    options = parse_options(f"12,{FAST}").with_knobs(None)
+    problem = BrassSearch(game.view(observer), SearchParts(rollout=HeuristicBot, others=GreedyBot), options)
+    stepped = problem.rollout_step(game.copy(), Rng(9))
+    greedy = game.copy()
+    play_policy_action(greedy, GreedyBot(Rng(9).next_u64()))
+    assert stepped.moves == greedy.moves

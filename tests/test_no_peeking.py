@@ -9,9 +9,11 @@ import pytest
 from interpreter import Game, load_ruleset
 from interpreter.tools.bots.ladder import BOTS, bot_seed, decide, make_bot
 
-# Search bots are slow per decision: they are checked at fewer positions, with a small budget.
-POSITIONS = {"search": 2}
-NAMES = {"search": "search:12"}
+# Search bots are slow per decision: they are checked at fewer positions, with a small budget. The
+# search is checked twice: as it plays by default, and with every economy of its playouts on (the
+# rollout actions it chooses once and replays in other worlds, the greedy bot playing the others).
+POSITIONS = {"search": 2, "search-economies": 2}
+NAMES = {"search": "search:12", "search-economies": "search:12,shared_rollouts=1,greedy_others=1,own_turn_once=1"}
 
 
 def with_other_hidden_cards(game: Game) -> Game:
@@ -30,7 +32,7 @@ def with_other_hidden_cards(game: Game) -> Game:
     return other
 
 
-@pytest.mark.parametrize("bot", sorted(BOTS))
+@pytest.mark.parametrize("bot", [*sorted(BOTS), "search-economies"])
 def test_a_bot_chooses_the_same_whatever_it_cannot_see(bot: str) -> None:
     rs = load_ruleset("birmingham")
     game = Game.new(rs, 3, seed=7)

@@ -144,6 +144,17 @@ class SearchParams:
     widening: float = _param(1.5, 0.01, 100.0, "progressive widening: a node visited n times has at most "
                                                "ceil(widening * n ** widening_power) children")
     widening_power: float = _param(0.5, 0.0, 1.0, "the power of progressive widening")
+    own_turn_once: int = _param(1, 0, 1, "1: in a playout, the seat's own later actions of the turn the search "
+                                         "started in are the rollout policy's choice made once for each "
+                                         "candidate (they depend on its hand and the board only, the same in "
+                                         "every world), not again in every world; 0: chosen in every world")
+    shared_rollouts: int = _param(1, 0, 1, "1: in the halving search, a rollout action in a world (another "
+                                            "seat's, or the seat's own after the turn searched) is chosen once, "
+                                            "after the first candidate, and replayed after the others where it is "
+                                            "legal (chosen anew where not): fewer choices, but rollouts that do not "
+                                            "react to the candidate; 0: chosen after each candidate")
+    greedy_others: int = _param(0, 0, 1, "1: in heuristic rollouts, the other seats' actions are the greedy "
+                                          "bot's (about 8 times cheaper, a cruder opponent); 0: the heuristic's")
 
     def __post_init__(self) -> None:
         check_values(self)

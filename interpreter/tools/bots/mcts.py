@@ -169,8 +169,11 @@ def search(problem: SearchProblem[State, Move], budget: Budget, rng: Rng,
 def halving_search(problem: SearchProblem[State, Move], budget: Budget, rng: Rng, candidates: int = 6,
                    settings: Settings | None = None) -> SearchResult[Move]:
     """The observer's best move by sequential halving with common random numbers (see the
-    module's docstring). A budget in seconds is turned into iterations by the time of the first
-    round's first world; the first-listed move wins ties."""
+    module's docstring). A budget in seconds is turned into iterations by the time the worlds
+    played so far took: after the first world (the first round then gets its share, as with a
+    budget in iterations, not that one world alone), and again at the start of every later round
+    (the first worlds cost more: the problem fills its caches); a round whose worlds overrun the
+    budget ends early. The first-listed move wins ties."""
     rollout_moves = (settings or Settings()).rollout_moves
     first = problem.determinize(rng)
     mover = problem.player(first)
@@ -186,18 +189,33 @@ def halving_search(problem: SearchProblem[State, Move], budget: Budget, rng: Rng
     total = budget.iterations
     done = 0
     for round_ in range(rounds):  # each round shares out what the earlier ones left
+        if budget.iterations is None and done:  # seconds: how many more fit, at the pace so far
+            total = _iterations_in(budget.seconds, done, time.process_time() - started)  # type: ignore[arg-type]
+        round_start = done
         per_arm = 1 if total is None else max(1, (total - done) // ((rounds - round_) * len(arms)))
-        for _world in range(per_arm):
+        world = 0
+        while world < per_arm:
             seed = rng.next_u64()
             for arm in arms:
                 _play_out(problem, arm, seed, rollout_moves)
             done += len(arms)
+            world += 1
+            if budget.iterations is not None:
+                continue
+            spent = time.process_time() - started
             if total is None:  # seconds: how many iterations fit, judged by the first world
-                spent = time.process_time() - started
-                total = max(done, int(done * budget.seconds / max(spent, 1e-9)))  # type: ignore[operator]
+                total = _iterations_in(budget.seconds, done, spent)  # type: ignore[arg-type]
+                per_arm = max(1, (total - round_start) // ((rounds - round_) * len(arms)))
+            elif spent >= budget.seconds:  # type: ignore[operator]
+                break  # the pace misjudged: the later rounds get a world each
         arms = sorted(arms, key=_by_mean)[:math.ceil(len(arms) / 2)]
     best = min(arms, key=_by_mean)
     return SearchResult(best.move, done, root)  # type: ignore[arg-type]
+
+
+def _iterations_in(seconds: float, done: int, spent: float) -> int:
+    """The iterations a budget of `seconds` holds when `done` of them took `spent` seconds."""
+    return max(done, int(done * seconds / max(spent, 1e-9)))
 
 
 def _by_mean(node: Node[Any]) -> tuple[float, int]:

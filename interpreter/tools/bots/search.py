@@ -7,6 +7,14 @@ scored for every seat by `brass_knowledge.estimate`. It then plays the chosen ac
 one by one on the following `choose` calls. A decision it did not plan (an action it did not start,
 a question asked of it at the end of a round) is the heuristic bot's.
 
+A rollout action chosen by the heuristic costs 10–25 ms, replaying one already chosen about 1 ms:
+nearly all of a playout's time was its rollout policy's choices (docs/bots.md). So a rollout
+chooses as little as it can, each economy a knob (`SearchParams`): the bot's own later action in
+the turn searched is chosen once per candidate (`own_turn_once`: it depends only on its hand and
+the board until the turn's cards are drawn); in the halving search a rollout action of a world is
+chosen once, after the first candidate, and replayed after the others where legal
+(`shared_rollouts`); the other seats may be played by the cheap greedy bot (`greedy_others`).
+
 Two searches over the same problem (`SearchOptions.method`):
 
 - `halving` (the default): sequential halving over the `candidates` best own actions, every world
@@ -40,13 +48,15 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
+from interpreter.engine.errors import IllegalAction
 from interpreter.engine.rng import Rng
-from interpreter.ruleset.bot_params import BotParams, HeuristicParams, SearchParams
+from interpreter.ruleset.bot_params import BotParams, HeuristicParams, SearchParams, catalogue
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.bots.heuristic import HeuristicBot, shortlisted
 from interpreter.tools.bots.knowledge.worth import Appraiser, estimate, searched
@@ -99,14 +109,18 @@ class SearchParts:
     policy: PolicyFactory = HeuristicBot  # the bot's own decisions it did not plan
     evaluate: Evaluation = estimate  # a seat's expected final VP in a position
     shortlist: Shortlist = heuristic_shortlist  # the bot's own whole actions worth searching
+    # the other seats' rollout actions when the knob `greedy_others` is on (None: `rollout`'s)
+    others: PolicyFactory | None = None
     # Where the numeric knobs come from, by the ruleset played (`ruleset_knobs`, or a tuner's fixed
     # values); None: the options' own, as given
     knobs: Callable[[Ruleset], SearchParams] | None = None
 
 
-def parts_with(params: BotParams, rollout: PolicyFactory | None = None) -> SearchParts:
+def parts_with(params: BotParams, rollout: PolicyFactory | None = None,
+               others: PolicyFactory | None = None) -> SearchParts:
     """The search's parts playing with `params` instead of the ruleset's (a tuner's candidates);
-    `rollout`: the rollout policy (None: the heuristic bot with the same judgements)."""
+    `rollout`: the rollout policy (None: the heuristic bot with the same judgements); `others`:
+    the other seats' cheap rollout policy (`greedy_others`)."""
     heuristic = partial(HeuristicBot, params=params.heuristic)
 
     def evaluate(game_or_view: Any, seat: int) -> float:
@@ -114,7 +128,7 @@ def parts_with(params: BotParams, rollout: PolicyFactory | None = None) -> Searc
 
     return SearchParts(rollout=rollout or heuristic, policy=heuristic, evaluate=evaluate,
                        shortlist=partial(heuristic_shortlist, params=params.heuristic),
-                       knobs=lambda ruleset: params.search)
+                       knobs=lambda ruleset: params.search, others=others)
 
 
 METHODS = ("halving", "tree")
@@ -133,17 +147,31 @@ class SearchOptions:
     method: str = "halving"  # one of METHODS
     candidates: int = DEFAULT_KNOBS.candidates  # the halving search's own actions considered, best first
     rollouts: str = "heuristic"  # the rollout policy, one of ROLLOUTS
+    own_turn_once: bool = bool(DEFAULT_KNOBS.own_turn_once)  # the knobs of the same names (bot_params.py)
+    greedy_others: bool = bool(DEFAULT_KNOBS.greedy_others)
+    shared_rollouts: bool = bool(DEFAULT_KNOBS.shared_rollouts)
+    # knobs set in the options (`search:1s,greedy_others=1`), over the ruleset's: (name, value) pairs
+    knob_values: tuple[tuple[str, int | float], ...] = ()
+
+    def with_knobs(self, knobs: SearchParams | None) -> SearchOptions:
+        """These options tuned to `knobs` (None: as given) with the options' own knob values over them."""
+        if self.knob_values:
+            changes: dict[str, Any] = dict(self.knob_values)
+            knobs = replace(knobs or DEFAULT_KNOBS, **changes)
+        return self if knobs is None else self.tuned(knobs)
 
     def tuned(self, knobs: SearchParams) -> SearchOptions:
         """These options with the numeric knobs of `knobs` (the budget, method and rollout policy kept)."""
         length = knobs.heuristic_rollout if self.rollouts == "heuristic" else knobs.greedy_rollout
         settings = Settings(exploration=knobs.exploration, widening=knobs.widening,
                             widening_power=knobs.widening_power, rollout_moves=length)
-        return replace(self, settings=settings, value_scale=knobs.value_scale, candidates=knobs.candidates)
+        return replace(self, settings=settings, value_scale=knobs.value_scale, candidates=knobs.candidates,
+                       own_turn_once=bool(knobs.own_turn_once), greedy_others=bool(knobs.greedy_others),
+                       shared_rollouts=bool(knobs.shared_rollouts))
 
 
 BUDGET_VARIABLE = "BRASS_SEARCH_BUDGET"  # the default options of `make_search_bot`, e.g. 50 or 2s
-DEFAULT_OPTIONS = "30"  # iterations: about 1 s of CPU time an action (median; docs/bots.md)
+DEFAULT_OPTIONS = "30"  # iterations: about 0.3–0.5 s of CPU time an action since issue 22 (1 s before; docs/bots.md)
 
 
 def parse_options(text: str) -> SearchOptions:
@@ -153,8 +181,11 @@ def parse_options(text: str) -> SearchOptions:
     of 2 actions) or `greedy` (4 actions, 5 times cheaper). E.g. `30`, `2s`, `tree,60`, `100,greedy`."""
     budget: Budget | None = None
     method, rollouts = "halving", "heuristic"
+    knob_values: list[tuple[str, int | float]] = []
     for part in (p.strip() for p in text.split(",")):
-        if part in METHODS:
+        if "=" in part:
+            knob_values.append(_parse_knob(part))
+        elif part in METHODS:
             method = part
         elif part in ROLLOUTS:
             rollouts = part
@@ -164,7 +195,23 @@ def parse_options(text: str) -> SearchOptions:
             raise ValueError(f"search options: two budgets in {text!r}")
     if budget is None:
         raise ValueError(f"search options need a budget, iterations (100) or seconds (2s): {text!r}")
-    return SearchOptions(budget, Settings(rollout_moves=ROLLOUTS[rollouts]), method=method, rollouts=rollouts)
+    return SearchOptions(budget, Settings(rollout_moves=ROLLOUTS[rollouts]), method=method, rollouts=rollouts,
+                         knob_values=tuple(knob_values))
+
+
+def _parse_knob(text: str) -> tuple[str, int | float]:
+    """`name=value`: a knob of `SearchParams` (bot_params.py), checked against its type and range."""
+    name, _, value = (part.strip() for part in text.partition("="))
+    kinds = {param.name: param.kind for param in catalogue() if param.group == "search"}
+    if name not in kinds:
+        raise ValueError(f"search options: no knob {name!r}; knobs: {', '.join(kinds)}")
+    try:
+        number = kinds[name](value)
+    except ValueError:
+        raise ValueError(f"search options: {name} takes a number of type {kinds[name].__name__}, not {value!r}") \
+            from None
+    SearchParams(**{name: number})  # its range (ValueError)
+    return name, number
 
 
 def _parse_budget(text: str) -> Budget:
@@ -182,9 +229,9 @@ def make_search_bot(seed: int, options: str | None, greedy: PolicyFactory,
     Its judgements and knobs are `params`, by default the parameters of the ruleset it plays."""
     chosen = parse_options(options or os.environ.get(BUDGET_VARIABLE) or DEFAULT_OPTIONS)
     if params is not None:
-        return SearchBot(seed, chosen, parts_with(params, None if chosen.rollouts == "heuristic" else greedy))
+        return SearchBot(seed, chosen, parts_with(params, None if chosen.rollouts == "heuristic" else greedy, greedy))
     rollout = HeuristicBot if chosen.rollouts == "heuristic" else greedy
-    return SearchBot(seed, chosen, SearchParts(rollout=rollout, knobs=ruleset_knobs))
+    return SearchBot(seed, chosen, SearchParts(rollout=rollout, knobs=ruleset_knobs, others=greedy))
 
 
 class SearchBot:
@@ -201,6 +248,10 @@ class SearchBot:
         self.plan: Decisions = ()
         self.plan_start = -1  # len(view.moves) when the plan's first decision is due
         self.last_search: SearchResult[Decisions] | None = None  # for tests and the curious
+        # over all its searches: the playouts (iterations) run and the CPU seconds the searches took
+        # (`time.process_time`, listing the candidates included), for benchmarks
+        self.playouts = 0
+        self.search_seconds = 0.0
 
     def choose(self, view: SeatView) -> Decision:
         legal = view.legal_actions()
@@ -225,7 +276,8 @@ class SearchBot:
 
     def _search(self, view: SeatView) -> Decisions:
         knobs = self.parts.knobs
-        options = self.options if knobs is None else self.options.tuned(knobs(view.ruleset))
+        options = self.options.with_knobs(None if knobs is None else knobs(view.ruleset))
+        started = time.process_time()
         problem = BrassSearch(view, self.parts, options)
         result: SearchResult[Decisions]
         if options.method == "halving":
@@ -233,6 +285,8 @@ class SearchBot:
         else:
             result = search(problem, options.budget, self.rng, options.settings)
         self.last_search = result
+        self.playouts += result.iterations
+        self.search_seconds += time.process_time() - started
         return result.move
 
 
@@ -248,6 +302,11 @@ class BrassSearch:
         self.root_turn = turn_of(view.state)
         self.own_moves: dict[str, list[Decisions]] = {}  # by the moves since the root
         self.policy_move: tuple[Game, str, Game] | None = None  # the last policy move listed
+        # the rollout policy's own actions in the root turn, by the moves since the root (`own_turn_once`)
+        self.own_rollout: dict[str, Decisions] = {}
+        # rollout actions by the seed of the step and the seat (`shared_rollouts`): the halving search
+        # gives the same step of the same world the same seed after every candidate
+        self.shared: dict[tuple[int, int], Decisions] = {}
 
     # -- the problem ------------------------------------------------------------------------------
 
@@ -289,7 +348,38 @@ class BrassSearch:
     def rollout_step(self, state: Game, rng: Rng) -> Game:
         """One action of a policy drawn from `rng` (a new one each action: the same rng gives the
         same rollout, which the halving search relies on to compare moves on equal terms)."""
-        play_policy_action(state, self.parts.rollout(rng.next_u64()))
+        seed = rng.next_u64()
+        seat = state.deciding_seat
+        if seat == self.observer and self.options.own_turn_once and turn_of(state.state) == self.root_turn:
+            # the observer's later action in its root turn: the same in every world until the turn's
+            # cards are drawn (its hand and the board), so chosen the first time its path is played
+            path = self.key(tuple(state.moves[self.root_moves:]))
+            return self._replayed(state, self.own_rollout, path, self.parts.rollout(seed))
+        cheap = self.parts.others if self.options.greedy_others and seat != self.observer else None
+        policy = (cheap or self.parts.rollout)(seed)
+        if self.options.shared_rollouts:
+            return self._replayed(state, self.shared, (seed, seat), policy)
+        play_policy_action(state, policy)
+        return state
+
+    def _replayed(self, state: Game, chosen: dict[Any, Decisions], key: Any, policy: Policy) -> Game:
+        """The game after the action `chosen` holds under `key` if it is legal here and complete (its
+        decisions end it here too: a sale that ended for want of beer where it was chosen may go on
+        here), questions left answered by `policy`; else after the policy's own choice, which
+        `chosen` then keeps."""
+        move = chosen.get(key)
+        if move is not None:
+            trial = state.copy()
+            try:
+                for decision in move:
+                    trial.apply(decision)
+            except IllegalAction:
+                pass
+            else:
+                if trial.pending is None:
+                    settle(trial, policy)
+                    return trial
+        chosen[key] = play_policy_action(state, policy)
         return state
 
     def evaluate(self, state: Game) -> dict[int, float]:
