@@ -22,8 +22,8 @@ interval (the paired games resampled, the base's other games kept).
 from __future__ import annotations
 
 import argparse
-import math
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -96,7 +96,8 @@ def main() -> None:
         for figure in FIGURES:
             a, b = per_figure(mine, figure), per_figure(theirs, figure)
             low, high = bootstrap(a, b)
-            line = f"  {Path(variant).name:<14} {figure:<14} pairing {_share(variance_removed(a, b))} ({low:.0%} to {high:.0%})"
+            name = Path(variant).name
+            line = f"  {name:<14} {figure:<14} pairing {_share(variance_removed(a, b))} ({low:.0%} to {high:.0%})"
             if others is not None:
                 rest = per_figure(others, figure)
                 low, high = bootstrap(a, b, rest)

@@ -129,7 +129,8 @@ def read_base_games(paths: Sequence[Path], base: Ruleset, players: int, bots: Se
     these players and bots, of the seeds outside `played` (the comparison's own, which it pairs),
     one per seed in seed order. A run that kept the seats counts only when every seat has the
     same bot (then rotating them changes nothing). An error when a file holds none of them."""
-    wanted, found = fingerprint(base), {}
+    wanted = fingerprint(base)
+    found: dict[int, GameRecord] = {}
     for path in paths:
         if not path.is_file():
             raise BrassError(f"--base-from {path}: {'it is a folder' if path.is_dir() else 'no such file'}; give "
