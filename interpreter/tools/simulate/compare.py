@@ -4,7 +4,7 @@ Both runs play the same seeds with the same seating (the bots rotated from game 
 the games pair up by seed: each figure is read from every game, the differences are taken
 game by game (variant minus base), and their mean gets a paired t interval. Pairing takes out
 what the two games of a seed share (the setup, the bots' seeds); the games of a seed soon go
-their own ways, so for VP it removes only a tenth or so of the variance (`variance_removed`
+their own ways, so for VP it removes only about a quarter of the variance (`variance_removed`
 says how much, per figure).
 
 With the base's games of other seeds as well (`others`: `--base-from`, a cached run of the base,
