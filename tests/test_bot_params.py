@@ -23,9 +23,11 @@ from interpreter.ruleset.bot_params import (
     BotParams,
     HeuristicParams,
     SearchParams,
+    Tuned,
     bot_params,
     catalogue,
     to_data,
+    tuned_record,
 )
 from interpreter.ruleset.errors import RulesetError
 from interpreter.ruleset.loader import ruleset_from_document
@@ -155,7 +157,8 @@ def test_an_unknown_parameter_is_refused_at_its_line(tmp_path: Path) -> None:
 
 def test_an_unknown_group_is_refused_at_its_line(tmp_path: Path) -> None:
     folder = variant(tmp_path / "group", "bots:\n  greedy: {loan_below: 10}\n")
-    assert refusals(folder) == [("bots.yaml", 2, "unknown key 'greedy' in bots; allowed keys: heuristic, search")]
+    assert refusals(folder) == [("bots.yaml", 2,
+                                 "unknown key 'greedy' in bots; allowed keys: heuristic, search, tuned")]
 
 
 @pytest.mark.parametrize(("line", "message"), [
@@ -178,6 +181,29 @@ def test_a_value_of_the_wrong_type_is_refused_at_its_line(tmp_path: Path, line: 
 def test_a_value_out_of_range_is_refused_at_its_line(tmp_path: Path, line: str, message: str) -> None:
     folder = variant(tmp_path / "range", f"bots:\n  heuristic:\n    {line}\n")
     assert refusals(folder) == [("bots.yaml", 3, message)]
+
+
+@pytest.mark.parametrize(("record", "line", "message"), [
+    ("{players: 2, seed: 1, games: 8, result: maybe}", 2,
+     "bots.tuned.result: 'maybe' is not allowed; expected one of better, kept"),
+    ("{players: 2, seed: 1, result: kept}", 2, "required"),
+    ("{players: 2, seed: 1, games: 8, result: kept, verdict: {wins: 3}}", 2, "required"),
+])
+def test_a_wrong_tuning_record_is_refused_at_its_line(tmp_path: Path, record: str, line: int, message: str) -> None:
+    folder = variant(tmp_path / "record", f"bots:\n  tuned: {record}\n")
+    found = refusals(folder)
+    assert [(file, at) for file, at, _ in found] == [("bots.yaml", line)] and message in found[0][2], found
+
+
+def test_a_tuning_record_is_read_beside_the_parameters(tmp_path: Path) -> None:
+    folder = variant(tmp_path / "record", """\
+        bots:
+          tuned: {players: 4, seed: 2, games: 128, result: better, verdict: {wins: 61.5, games: 100}}
+          heuristic: {debt: 2.5}
+        """)
+    loaded = load_ruleset(folder)
+    assert loaded.bots.heuristic.debt == 2.5
+    assert tuned_record(loaded.source.data["bots"]) == Tuned(4, 2, 128, "better", 61.5, 100)
 
 
 def test_a_wrong_parameter_does_not_hide_the_other_errors(tmp_path: Path) -> None:

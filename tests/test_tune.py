@@ -8,24 +8,30 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
+import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import yaml
 
-from interpreter.ruleset.bot_params import HeuristicParams
+from interpreter.ruleset.bot_params import BotParams, HeuristicParams, Tuned, tuned_record
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.tools.cli.main import main
 from interpreter.tools.tune import checkpoint
+from interpreter.tools.tune.checkpoint import cautious_mean
 from interpreter.tools.tune.command import Budget, parse_budget
 from interpreter.tools.tune.evolve import START_SIGMA, Settings, State, advance, candidates, replay
 from interpreter.tools.tune.verdict import verdict, verdict_text
+from interpreter.tools.tune.written import bots_yaml
 
 # Two generations of two candidates, one game per seat each (2 players): 8 tuning games, 2 verdict games,
 # from the defaults (birmingham-intro carries tuned parameters: tests/data/tune-start starts from the defaults).
 START = Path(__file__).resolve().parent / "data" / "tune-start"
 TINY = [str(START), "--players", "2", "--budget", "8games", "--candidates", "2", "--rounds", "1",
-        "--verdict-games", "2", "--seed", "1"]
+        "--verdict-games", "2", "--seed", "2"]
 
 
 def searched(path: Path) -> list[dict]:
@@ -52,13 +58,14 @@ def first_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 def test_a_run_file_holds_each_judged_candidate_and_verdict_game(first_run: tuple[Path, str]) -> None:
     path, out = first_run
     lines = searched(path)
-    assert lines[0]["tune"] == 1 and lines[0]["ruleset"] == "birmingham-intro" and lines[0]["players"] == 2
+    assert lines[0]["tune"] == 2 and lines[0]["ruleset"] == "birmingham-intro" and lines[0]["players"] == 2
     judged = [(line["generation"], line["candidate"]) for line in lines if "generation" in line]
     assert judged == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert all(len(line["margins"]) == 2 for line in lines if "generation" in line)  # one game per seat
-    assert [line["verdict"] for line in lines if "verdict" in line] == [1_900_000, 1_900_001]  # fresh seeds
+    assert [line["verdict"] for line in lines if "verdict" in line] == [2_900_000, 2_900_001]  # fresh seeds
     assert "2 generation(s) of 2 candidates, 8 tuning games" in out
-    assert "tuned beats the starting parameters in " in out and "bots:" in out
+    assert "tuned beats the starting parameters in 1 of 2 games (Wilson 9–91 %)" in out
+    assert "not shown better" in out and "bots:" not in out  # nothing to paste: the starting ones are kept
 
 
 def test_the_same_seed_and_budget_give_the_same_search_and_parameters(run, tmp_path: Path,
@@ -115,6 +122,33 @@ def test_a_winner_above_zero_is_taken_and_the_step_grows_else_it_shrinks() -> No
     assert replay(settings, [0.5, 0.5], {(0, 0): -1.0, (0, 1): 2.0, (1, 0): 4.0}).generation == 1
 
 
+def test_a_candidates_score_is_the_sure_lower_bound_of_its_mean_margin() -> None:
+    """Mean 13, standard error √(20/3/4) = 1.291; one-sided Student t with 3 degrees of freedom at
+    90 % (one candidate: t = 1.6377) or at 95 % (two candidates share the 10 %: t = 2.3534)."""
+    assert cautious_mean([10.0, 12.0, 14.0, 16.0], 1) == pytest.approx(13 - 1.6377 * 1.2910, abs=1e-3)
+    assert cautious_mean([10.0, 12.0, 14.0, 16.0], 2) == pytest.approx(13 - 2.3534 * 1.2910, abs=1e-3)
+    assert cautious_mean([25.0], 1) == -math.inf  # one game says nothing of the spread
+
+
+def test_candidates_no_better_than_the_best_step_in_at_most_a_tenth_of_generations() -> None:
+    """4 candidates of 4 games whose margins are noise: a generation steps when its best score is
+    above 0. Bonferroni bounds it by 10 % (exactly 1 − 0.975⁴ = 9.6 % for normal margins); the
+    mean less one standard error, the first format's rule, stepped in about 60 %."""
+    rng = random.Random(7)
+    generations = 4000
+    stepped = sum(max(cautious_mean([rng.gauss(0, 30) for _ in range(4)], 4) for _ in range(4)) > 0
+                  for _ in range(generations))
+    assert 0.08 < stepped / generations < 0.11
+
+
+def test_a_run_file_of_the_first_format_is_refused(run, tmp_path: Path) -> None:
+    old = tmp_path / "old.jsonl"
+    old.write_text('{"tune": 1, "ruleset": "birmingham-intro"}\n')
+    status, _, err = run("tune", *TINY, "--out", str(old), "--resume")
+    assert status != 0 and f"{old}:1: a tuning run of an earlier brass tune, whose rule for taking a step " \
+        "differs: start a new run (another --out)" in err
+
+
 def test_a_budget_in_games_or_time() -> None:
     assert parse_budget("40games") == Budget(40, True)
     assert parse_budget("20m") == Budget(1200, False)
@@ -147,9 +181,9 @@ def test_a_damaged_or_foreign_run_file_is_refused_at_its_line(run, tmp_path: Pat
     status, _, err = run("tune", *TINY, "--out", str(damaged), "--resume")
     assert status != 0 and f"{damaged}:2: not JSON" in err
     foreign = tmp_path / "foreign.jsonl"
-    foreign.write_text(lines[0].replace('"seed":1', '"seed":4') + "\n")
+    foreign.write_text(lines[0].replace('"seed":2', '"seed":4') + "\n")
     status, _, err = run("tune", *TINY, "--out", str(foreign), "--resume")
-    assert status != 0 and f"{foreign}:1: the file holds another tuning run (seed 4 in the file, 1 now)" in err
+    assert status != 0 and f"{foreign}:1: the file holds another tuning run (seed 4 in the file, 2 now)" in err
     stranger = tmp_path / "stranger.jsonl"
     stranger.write_text('{"ruleset": "birmingham-intro"}\n')
     status, _, err = run("tune", *TINY, "--out", str(stranger), "--resume")
@@ -163,15 +197,30 @@ def test_a_damaged_or_foreign_run_file_is_refused_at_its_line(run, tmp_path: Pat
 
 
 def test_write_puts_bots_yaml_in_the_folder_and_the_ruleset_loads_it(run, tmp_path: Path) -> None:
+    """A step was taken, but 2 verdict games cannot show it better: the starting parameters are
+    written, with the record that this ruleset was tuned and kept them."""
     folder = tmp_path / "mine"
     folder.mkdir()
     (folder / "ruleset.yaml").write_text(f"name: mine\ntitle: Mine\nversion: '1'\nextends: {START}\n")
     status, out, err = run("tune", str(folder), *TINY[1:], "--write", "--out", str(tmp_path / "run.jsonl"))
     assert status == 0, err
-    assert f"wrote {folder / 'bots.yaml'}" in out and "1 step(s) taken" in out  # the same games as TINY's
-    assert (folder / "bots.yaml").read_text().startswith("# The bots' parameters for this ruleset, written by")
-    tuned = load_ruleset(folder).bots.heuristic  # a bots.yaml the loader accepts, with the tuned values
-    assert tuned != HeuristicParams() and f"vp_per_pound: 0.4 → {tuned.vp_per_pound}" in out
+    assert f"wrote {folder / 'bots.yaml'}: the starting parameters, with the record that tuning kept them" in out
+    assert "1 step(s) taken" in out and "not shown better (the interval holds 50 %)" in out  # TINY's games
+    text = (folder / "bots.yaml").read_text()
+    assert text.startswith("# The bots' parameters for this ruleset, written by")
+    mine = load_ruleset(folder)  # a bots.yaml the loader accepts: the defaults, and the record
+    assert mine.bots == BotParams()
+    assert tuned_record(mine.source.data["bots"]) == Tuned(2, 2, 8, "kept", 1, 2)
+
+
+def test_tuned_parameters_are_written_each_one_the_run_searched_and_the_record_first() -> None:
+    """A searched parameter that ended at its default is written too: the base's value must not
+    take its place; one not searched is written only when it differs from the default."""
+    params = BotParams(replace(HeuristicParams(), debt=2.5, looks=7))
+    text = bots_yaml(params, Tuned(4, 3, 128, "better", 71, 100), ("debt", "vp_per_pound"))
+    assert yaml.safe_load(text) == {"bots": {
+        "tuned": {"players": 4, "seed": 3, "games": 128, "result": "better", "verdict": {"wins": 71, "games": 100}},
+        "heuristic": {"debt": 2.5, "looks": 7, "vp_per_pound": 0.4}}}
 
 
 def test_a_run_without_a_step_taken_plays_no_verdict(run, tmp_path: Path) -> None:
@@ -179,6 +228,7 @@ def test_a_run_without_a_step_taken_plays_no_verdict(run, tmp_path: Path) -> Non
     assert status == 0, err
     assert "0 step(s) taken" in out and "no candidate beat the starting parameters: they are kept, and no " \
         "verdict is played" in out and "bots:" not in out
+    assert "--write records in the ruleset's bots.yaml that it was tuned and kept its parameters" in out
 
 
 # -- simulate --against: the heuristic bot, each side's parameters named -----------------------------
@@ -214,6 +264,26 @@ def test_a_variant_with_its_own_parameters_is_not_warned_of_and_bot_still_choose
     assert json.loads(out)["bots"] == ["random", "random"] and "parameters" not in json.loads(out)
     status, out, err = run("simulate", "birmingham", "--games", "1", "--json")  # no comparison: random
     assert json.loads(out)["bots"] == ["random", "random"]
+
+
+@pytest.mark.parametrize("record, words", [
+    ("{players: 2, seed: 1, games: 96, result: kept, verdict: {wins: 52, games: 100}}",
+     "(tuned for 2 players: the starting ones kept, tuned ones won only 52 of 100 games against them)"),
+    ("{players: 2, seed: 1, games: 16, result: kept}",
+     "(tuned for 2 players: the starting ones kept, no candidate beat them in 16 games)"),
+    ("{players: 4, seed: 1, games: 96, result: better, verdict: {wins: 61.5, games: 100}}",
+     "(tuned for 4 players: they beat the starting ones in 61.5 of 100 games; played here by 2)"),
+])
+def test_a_comparison_says_how_each_side_was_tuned(run, tmp_path: Path, record: str, words: str) -> None:
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text("name: kept\ntitle: Kept\nversion: '1'\nextends: birmingham\n")
+    (folder / "bots.yaml").write_text(f"bots:\n  tuned: {record}\n")
+    status, out, err = run("simulate", str(folder), "--against", "birmingham", "--games", "1")
+    assert status == 0 and "warning" not in err, err
+    assert f"parameters: kept from {folder / 'bots.yaml'} {words}; birmingham from defaults" in " ".join(out.split())
+    status, out, err = run("simulate", str(folder), "--against", "birmingham", "--games", "1", "--json")
+    assert json.loads(out)["parameters"]["variant"]["tuning"] == yaml.safe_load(record)
 
 
 def test_worker_processes_judge_the_same_candidates(run, tmp_path: Path, first_run: tuple[Path, str]) -> None:

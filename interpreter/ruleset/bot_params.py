@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
-__all__ = ["GROUPS", "BotParams", "HeuristicParams", "Param", "SearchParams", "bot_params", "catalogue",
-           "section_schema", "to_data"]
+__all__ = ["GROUPS", "TUNED_KEYS", "BotParams", "HeuristicParams", "Param", "SearchParams", "Tuned", "bot_params",
+           "catalogue", "section_schema", "to_data", "tuned_record"]
 
 
 def _param(default: float, low: float, high: float, doc: str) -> Any:
@@ -211,7 +211,59 @@ def section_schema() -> dict[str, Any]:
     for param in catalogue():
         rule: dict[str, Any] = {"type": "int"} if param.kind is int else {"type": "number", "check_with": "not_nan"}
         groups.setdefault(param.group, {})[param.name] = {**rule, "min": param.low, "max": param.high}
-    return {"type": "dict", "schema": {group: {"type": "dict", "schema": schema} for group, schema in groups.items()}}
+    sections: dict[str, Any] = {group: {"type": "dict", "schema": schema} for group, schema in groups.items()}
+    return {"type": "dict", "schema": {**sections, "tuned": TUNED_SCHEMA}}
+
+
+# The record `brass tune --write` leaves beside the parameters (the `tuned:` key of `bots:`): for
+# how many players the ruleset was tuned, how many games, and what came of it, so that a comparison
+# can say whether its parameters were tuned for it or borrowed (docs/bots.md, "Tuning").
+TUNED_KEYS: dict[str, str] = {
+    "players": "the number of players of the tuning run",
+    "seed": "the tuning run's seed",
+    "games": "the tuning games played",
+    "result": "`better`: tuned parameters beat the starting ones in the verdict; `kept`: they were not shown "
+              "better, so the starting parameters were kept",
+    "verdict": "the verdict's games won by the tuned parameters and played (absent when no candidate was taken)",
+}
+TUNED_SCHEMA: dict[str, Any] = {"type": "dict", "schema": {
+    "players": {"type": "int", "min": 1, "max": 99, "required": True},
+    "seed": {"type": "int", "required": True},
+    "games": {"type": "int", "min": 0, "required": True},
+    "result": {"type": "string", "allowed": ["better", "kept"], "required": True},
+    "verdict": {"type": "dict", "schema": {"wins": {"type": "number", "min": 0, "required": True,
+                                                    "check_with": "not_nan"},
+                                           "games": {"type": "int", "min": 1, "required": True}}},
+}}
+
+
+@dataclass(frozen=True, slots=True)
+class Tuned:
+    """A ruleset's tuning record: what `brass tune --write` found for it."""
+
+    players: int
+    seed: int
+    games: int
+    result: str  # "better" or "kept"
+    wins: float | None = None  # the verdict: games won by the tuned parameters, of `verdict_games`
+    verdict_games: int | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"players": self.players, "seed": self.seed, "games": self.games,
+                                "result": self.result}
+        if self.wins is not None and self.verdict_games is not None:
+            data["verdict"] = {"wins": self.wins, "games": self.verdict_games}
+        return data
+
+
+def tuned_record(section: Mapping[str, Any] | None) -> Tuned | None:
+    """The tuning record of a validated `bots:` section, or None when it has none."""
+    data = (section or {}).get("tuned")
+    if not data:
+        return None
+    verdict = data.get("verdict") or {}
+    return Tuned(int(data["players"]), int(data["seed"]), int(data["games"]), str(data["result"]),
+                 verdict.get("wins"), verdict.get("games"))
 
 
 def bot_params(data: Mapping[str, Any] | None) -> BotParams:

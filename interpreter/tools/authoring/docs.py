@@ -42,7 +42,7 @@ from typing import Any
 import rulesets
 from brass_dsl.docgen import grammar_markdown, reference_markdown
 from interpreter.ruleset import schema
-from interpreter.ruleset.bot_params import Param, catalogue
+from interpreter.ruleset.bot_params import TUNED_KEYS, Param, catalogue
 from interpreter.ruleset.effects import ACTION, BONUS, EFFECTS, ERA, GAME, ROUND, EffectParam, EffectSpec
 
 DOCS_DIR = Path(__file__).resolve().parents[3] / "docs"
@@ -119,6 +119,11 @@ def bot_parameter_keys() -> str:
     rows += [f"| `{group}` | mapping | no | the parameters of the {group} group, by name |" for group in groups]
     rows += [f"| `{p.group}.{p.name}` | {_kind(p)} {_range(p)} | no ({_number(p.default)}) | {_cell(p.doc)} |"
              for p in catalogue()]
+    rows.append("| `tuned` | mapping | no | the record `brass tune --write` leaves: how this ruleset's parameters "
+                "were tuned |")
+    kinds = {"result": "string", "verdict": "mapping (`wins`, `games`)"}
+    rows += [f"| `tuned.{key}` | {kinds.get(key, 'integer')} | {'no' if key == 'verdict' else 'yes'} | {_cell(doc)} |"
+             for key, doc in TUNED_KEYS.items()]
     return "\n".join(rows) + "\n"
 
 

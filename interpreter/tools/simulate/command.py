@@ -20,6 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from interpreter.ruleset.bot_params import tuned_record
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import DEFAULT_RULESET, load_ruleset
 from interpreter.ruleset.model import Ruleset
@@ -78,10 +79,11 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def parameter_sources(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset | None,
-                      bots: list[str]) -> dict[str, dict[str, str]]:
+                      bots: list[str]) -> dict[str, dict[str, Any]]:
     """For each side ("variant", and "base" with --against) whose bots judge with parameters: the
     ruleset, where its parameters came from (the file of its `bots:` section, or "defaults"), the
-    ruleset they were tuned for, and a warning when that is another one. Empty when no bot reads them."""
+    ruleset they were tuned for, the record of its own tuning run when it has one, and a warning
+    when they were tuned for another ruleset. Empty when no bot reads them."""
     if not any(name.partition(":")[0] in TUNABLE for name in bots):
         return {}
     sides = {"variant": (ruleset, args.ruleset)}
@@ -90,31 +92,53 @@ def parameter_sources(args: argparse.Namespace, ruleset: Ruleset, base: Ruleset 
     return {side: _source(each, given) for side, (each, given) in sides.items()}
 
 
-def _source(ruleset: Ruleset, given: str) -> dict[str, str]:
+def _source(ruleset: Ruleset, given: str) -> dict[str, Any]:
     """Where one ruleset's bot parameters came from. The defaults were tuned for the default ruleset;
-    a `bots:` section for the ruleset whose folder holds its file."""
+    a `bots:` section for the ruleset whose folder holds its file, whose `tuned:` record says how."""
     document = ruleset.source
     written = document is not None and isinstance(document.data, dict) and "bots" in document.data
     where = document.pos(("bots",), key=True) if written and document is not None else None
+    record = None
     if where is None:
         source, tuned_for = "defaults", DEFAULT_RULESET
     else:
         folder = Path(where.file).resolve().parent
         own = bool(ruleset.folders) and folder == Path(ruleset.folders[-1]).resolve()
         source, tuned_for = where.file, ruleset.name if own else folder.name
-    found = {"ruleset": ruleset.name, "from": source, "tuned_for": tuned_for}
+        assert document is not None and isinstance(document.data, dict)
+        record = tuned_record(document.data["bots"])
+    found: dict[str, Any] = {"ruleset": ruleset.name, "from": source, "tuned_for": tuned_for}
+    if record is not None:
+        found["tuning"] = record.to_data()
     if tuned_for != ruleset.name:
         found["warning"] = (f"{ruleset.name} plays with parameters tuned for {tuned_for}; run brass tune {given} "
                             "for a fairer comparison")
     return found
 
 
-def _parameters_line(sides: dict[str, dict[str, str]]) -> str:
-    """Where each side's parameters came from, in one line."""
-    said = [f"{side['ruleset']} from {side['from']}"
-            + ("" if side["tuned_for"] == side["ruleset"] else f" (tuned for {side['tuned_for']})")
-            for side in sides.values()]
+def _parameters_line(sides: dict[str, dict[str, Any]], players: int) -> str:
+    """Where each side's parameters came from, and how they were tuned, in one line."""
+    said = [f"{side['ruleset']} from {side['from']}" + _tuned_words(side, players) for side in sides.values()]
     return "parameters: " + "; ".join(said)
+
+
+def _tuned_words(side: dict[str, Any], players: int) -> str:
+    """" (tuned for …)" after a side's source: another ruleset, or its own tuning run's outcome."""
+    if side["tuned_for"] != side["ruleset"]:
+        return f" (tuned for {side['tuned_for']})"
+    record = side.get("tuning")
+    if record is None:
+        return ""
+    verdict = record.get("verdict")
+    if record["result"] == "better":
+        outcome = f"they beat the starting ones in {verdict['wins']:g} of {verdict['games']} games"
+    elif verdict is not None:
+        outcome = (f"the starting ones kept, tuned ones won only {verdict['wins']:g} of {verdict['games']} "
+                   "games against them")
+    else:
+        outcome = f"the starting ones kept, no candidate beat them in {record['games']} games"
+    at = "" if record["players"] == players else f"; played here by {players}"
+    return f" (tuned for {record['players']} players: {outcome}{at})"
 
 
 def _json(result: Summary, against: Summary | None, timings: bool, primary: str,
@@ -221,13 +245,13 @@ def _simulate_with_progress(ruleset: Ruleset, args: argparse.Namespace, bot: Bot
 
 # -- tables ----------------------------------------------------------------------------------------
 
-def print_simulation(result: Summary, sides: dict[str, dict[str, str]] | None = None) -> None:
+def print_simulation(result: Summary, sides: dict[str, dict[str, Any]] | None = None) -> None:
     """One run: VP and win rate per seat, and the length of a game."""
     stats = result.statistics(timings=True)
     console = Console()
     console.print(_title(result), highlight=False, soft_wrap=True)
     if sides:
-        console.print(_parameters_line(sides), highlight=False, soft_wrap=True)
+        console.print(_parameters_line(sides, result.players), highlight=False, soft_wrap=True)
     seats = Table(box=None)
     for column in ("seat", "bot", "VP min", "VP mean", "VP max", "wins", "win rate (95% interval)"):
         seats.add_column(column, justify="left" if column == "bot" else "right")
@@ -256,7 +280,7 @@ def _title(result: Summary) -> str:
 
 
 def print_comparison(report: dict[str, Any], variant: Summary, sequential: dict[str, Any] | None = None,
-                     sides: dict[str, dict[str, str]] | None = None) -> None:
+                     sides: dict[str, dict[str, Any]] | None = None) -> None:
     """A comparison: the figures with their differences and intervals, the verdicts, the seats."""
     console = Console()
     if sequential is not None:
@@ -270,7 +294,7 @@ def print_comparison(report: dict[str, Any], variant: Summary, sequential: dict[
                   "seats rotated so that each bot sits in each seat"
                   f"{', invariants checked' if variant.checked else ''}", highlight=False, soft_wrap=True)
     if sides:
-        console.print(_parameters_line(sides), highlight=False, soft_wrap=True)
+        console.print(_parameters_line(sides, variant.players), highlight=False, soft_wrap=True)
     console.print(_figures_table(report))
     control = report.get("control")
     how = "paired t" if control is None else \

@@ -1,6 +1,6 @@
 """A tuning run's file (--out): JSON lines, written as the run goes, read back by --resume.
 
-    {"tune": 1, "ruleset": …, "fingerprint": …, "players": 4, "seed": 0, …}   the header: what the run is
+    {"tune": 2, "ruleset": …, "fingerprint": …, "players": 4, "seed": 0, …}   the header: what the run is
     {"generation": 3, "candidate": 1, "margins": [4.3, -2.0, …], "seconds": 10.2}   one judged candidate
     {"verdict": 900017, "margin": 3.7, "vp": 61, "others": 57.3, "seconds": 2.4}   one game of the verdict
 
@@ -21,8 +21,10 @@ from typing import Any, TextIO
 
 from interpreter.ruleset.errors import BrassError
 from interpreter.tools.simulate.pool import sigint_replaced
+from interpreter.tools.simulate.stats import t_quantile
 
-FORMAT = 1
+FORMAT = 2  # 2: a step is taken only when sure at 90 % over the generation (1: the mean less its error)
+FALSE_STEP = 0.1  # the chance a generation of candidates no better than the best takes a step anyway
 
 
 class CheckpointError(BrassError):
@@ -33,8 +35,9 @@ class CheckpointError(BrassError):
 class Saved:
     """What a tuning file holds besides its header."""
 
-    # (generation, candidate) → its score: the mean margin less its standard error, so that a candidate
-    # that was merely lucky in a few games seldom looks better than the best (`evolve`)
+    candidates: int = 1  # judged in each generation (the score's caution grows with them)
+    # (generation, candidate) → its score (`cautious_mean`): above 0 only when the candidate is surely
+    # better than the best, so that a candidate merely lucky in a few games seldom replaces it (`evolve`)
     scores: dict[tuple[int, int], float] = field(default_factory=dict)
     games: int = 0  # tuning games played
     seconds: float = 0.0  # their time, summed over the games (CPU time, whatever the workers)
@@ -46,7 +49,7 @@ class Saved:
             self.verdict[int(line["verdict"])] = {key: float(line[key]) for key in ("margin", "vp", "others")}
             return
         margins = [float(m) for m in line["margins"]]
-        self.scores[(int(line["generation"]), int(line["candidate"]))] = cautious_mean(margins)
+        self.scores[(int(line["generation"]), int(line["candidate"]))] = cautious_mean(margins, self.candidates)
         self.margins += margins
         self.games += len(margins)
         self.seconds += float(line["seconds"])
@@ -60,14 +63,22 @@ class Saved:
         return math.sqrt(sum((m - mean) ** 2 for m in self.margins) / (count - 1))
 
 
-def cautious_mean(margins: list[float]) -> float:
-    """The mean less its standard error (the sample's; 0 for a single game)."""
+def cautious_mean(margins: list[float], candidates: int = 1) -> float:
+    """The lower bound of the mean margin's one-sided Student t interval at 1 − FALSE_STEP / candidates
+    (−inf under two games, which say nothing of their spread).
+
+    A generation takes its best candidate when this is above 0. Were no candidate better than the
+    best, each would pass with a chance of at most FALSE_STEP / candidates, so the generation steps
+    with a chance of at most FALSE_STEP (Bonferroni): a step is a finding, not the luckiest of a few
+    noisy means. (The mean less one standard error, the rule of the first format, let a generation of
+    4 candidates of 4 games step on noise alone more than half the time; the tuned parameters of such
+    runs lost to the starting ones.)"""
     count = len(margins)
-    mean = sum(margins) / count
     if count < 2:
-        return mean
-    spread = math.sqrt(sum((m - mean) ** 2 for m in margins) / (count - 1) / count)
-    return mean - spread
+        return -math.inf
+    mean = sum(margins) / count
+    error = math.sqrt(sum((m - mean) ** 2 for m in margins) / (count - 1) / count)
+    return mean - t_quantile(1 - FALSE_STEP / candidates, count - 1) * error
 
 
 def open_run(path: Path, header: dict[str, Any], resume: bool) -> Saved:
@@ -78,14 +89,14 @@ def open_run(path: Path, header: dict[str, Any], resume: bool) -> Saved:
             raise CheckpointError(f"{path} already holds a tuning run: give --resume to continue it, or "
                                   "another --out")
         _append(path, header)
-        return Saved()
+        return Saved(int(header["candidates"]))
     if not path.exists():
         raise CheckpointError(f"{path}: no such file to resume (--resume continues the run saved in --out)")
     lines = list(_read(path))
     if not lines:
         raise CheckpointError(f"{path}: empty; it holds no tuning run to resume")
     _check_header(path, lines[0], header)
-    saved = Saved()
+    saved = Saved(int(header["candidates"]))
     for number, line in lines[1:]:
         try:
             saved.add(line)
@@ -114,6 +125,9 @@ def _read(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 def _check_header(path: Path, found: tuple[int, dict[str, Any]], header: dict[str, Any]) -> None:
     number, line = found
+    if isinstance(line.get("tune"), int) and line["tune"] < FORMAT:
+        raise CheckpointError(f"{path}:{number}: a tuning run of an earlier brass tune, whose rule for taking a step "
+                              "differs: start a new run (another --out)")
     if line.get("tune") != FORMAT:
         raise CheckpointError(f"{path}:{number}: not the file of a tuning run (its first line has no "
                               f'"tune": {FORMAT})')

@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from interpreter.ruleset.bot_params import BotParams, HeuristicParams, to_data
+from interpreter.ruleset.bot_params import BotParams, HeuristicParams, Tuned, to_data
 from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
@@ -28,6 +28,7 @@ from interpreter.tools.simulate.batch import Batch, shipment
 from interpreter.tools.simulate.games import GameRecord
 from interpreter.tools.simulate.pool import WorkersFailed
 from interpreter.tools.simulate.run import progress_bar
+from interpreter.tools.simulate.stats import wilson
 from interpreter.tools.tune.checkpoint import FORMAT, Saved, Writer, open_run
 from interpreter.tools.tune.evolve import Settings, State, candidates, replay
 from interpreter.tools.tune.play import Where, batches, margin, play, size_for
@@ -169,8 +170,8 @@ def _status(run: Run, budget: Budget) -> str:
 
 def _say_generation(state: State) -> None:
     generation, score, taken = state.history[-1]
-    print(f"generation {generation + 1}: best candidate {score:+.2f} VP a game (mean less its error) against the "
-          "best so far: "
+    print(f"generation {generation + 1}: best candidate {score:+.2f} VP a game (the sure lower bound of its mean) "
+          "against the best so far: "
           f"{'taken' if taken else 'kept the best'} (step size now {state.sigma:.3f})", file=sys.stderr)
 
 
@@ -208,18 +209,40 @@ def _report(args: argparse.Namespace, run: Run, found: Verdict | None) -> None:
     if found is None:
         print("no candidate beat the starting parameters: they are kept, and no verdict is played (it would "
               "compare them with themselves); a larger budget or --rounds judges candidates more surely")
-        return
-    print(f"{verdict_text(found.wins, found.games)}; the tuned seat scored {found.tuned_vp:.1f} VP a game, "
-          f"a seat with the starting parameters {found.others_vp:.1f}: "
-          + ("the tuned parameters are better" if found.better else "not shown better (the interval holds 50 %)"))
-    for line in _changes(run.start.heuristic, tuned.heuristic):
-        print(f"  {line}")
-    if args.write:
-        target = write_bots(run.ruleset, tuned)
-        print(f"wrote {target}")
     else:
+        print(f"{verdict_text(found.wins, found.games)}; the tuned seat scored {found.tuned_vp:.1f} VP a game, "
+              f"a seat with the starting parameters {found.others_vp:.1f}: "
+              + _judged_words(found))
+        for line in _changes(run.start.heuristic, tuned.heuristic):
+            print(f"  {line}")
+    better = found is not None and found.better
+    record = _record(run, found)
+    text = bots_yaml(tuned, record, run.space.names) if better else bots_yaml(run.start, record)
+    if args.write:
+        print(f"wrote {write_bots(run.ruleset, text)}" + ("" if better else ": the starting parameters, with the "
+                                                            "record that tuning kept them"))
+    elif better:
         print("\n# the parameters, to paste into the ruleset's bots.yaml:")
-        print(bots_yaml(tuned), end="")
+        print(text, end="")
+    else:
+        print("--write records in the ruleset's bots.yaml that it was tuned and kept its parameters")
+
+
+def _judged_words(found: Verdict) -> str:
+    if found.better:
+        return "the tuned parameters are better"
+    if wilson(found.wins, found.games)[1] < 0.5:
+        return "the tuned parameters are worse (the interval lies below 50 %): the starting parameters are kept"
+    return "not shown better (the interval holds 50 %): the starting parameters are kept"
+
+
+def _record(run: Run, found: Verdict | None) -> Tuned:
+    """What the run leaves beside the parameters: players, seed, games, result and verdict."""
+    result = "better" if found is not None and found.better else "kept"
+    wins, games = (found.wins, found.games) if found is not None else (None, None)
+    if wins is not None and wins == int(wins):
+        wins = int(wins)  # a half only when a game was tied
+    return Tuned(run.settings.players, run.settings.seed, run.saved.games, result, wins, games)
 
 
 def _changes(before: HeuristicParams, after: HeuristicParams) -> list[str]:

@@ -5,11 +5,12 @@ Each generation draws λ candidates around the best point so far (best + sigma *
 step). Each candidate plays `rounds * players` games against the best: the candidate in one seat,
 the best in every other, the seats rotated so that the candidate sits in each seat equally often,
 on seeds common to the whole generation (every candidate meets the same deals). A game's margin is
-the candidate's VP minus the mean VP of the other seats; a candidate's score is its mean margin
-less the standard error of that mean (a few lucky games rarely make a winner: with 8 games a
-margin's error is several VP). The generation's best candidate replaces the best when its score
-is above 0, and sigma grows
-(times 1.25); otherwise sigma shrinks (times 0.8): a search that keeps failing looks closer to home.
+the candidate's VP minus the mean VP of the other seats; a candidate's score is the lower bound of
+its mean margin's one-sided t interval, at a level that leaves a generation of candidates no
+better than the best a 10 % chance of stepping (`checkpoint.cautious_mean`): a few lucky games
+rarely make a winner (with 8 games a margin's error is several VP). The generation's best candidate
+replaces the best when its score is above 0, and sigma grows (times 1.25); otherwise sigma shrinks
+(times 0.8): a search that keeps failing looks closer to home.
 
 Everything is a function of the seed and of the scores judged so far, so a run is replayed from
 its checkpoint's scores (`replay`): a resumed run continues exactly where the interrupted one
