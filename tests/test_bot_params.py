@@ -184,9 +184,10 @@ def test_a_value_out_of_range_is_refused_at_its_line(tmp_path: Path, line: str, 
 
 
 @pytest.mark.parametrize(("record", "line", "message"), [
-    ("{players: 2, seed: 1, games: 8, result: maybe}", 2,
+    ("{players: 2, seed: 1, games: 8, result: maybe, verdict: {wins: 0, games: 0}}", 2,
      "bots.tuned.result: 'maybe' is not allowed; expected one of better, kept"),
-    ("{players: 2, seed: 1, result: kept}", 2, "required"),
+    ("{players: 2, seed: 1, result: kept, verdict: {wins: 0, games: 0}}", 2, "required"),
+    ("{players: 2, seed: 1, games: 8, result: kept}", 2, "required"),  # none borrowed from a base's record
     ("{players: 2, seed: 1, games: 8, result: kept, verdict: {wins: 3}}", 2, "required"),
 ])
 def test_a_wrong_tuning_record_is_refused_at_its_line(tmp_path: Path, record: str, line: int, message: str) -> None:

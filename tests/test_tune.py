@@ -269,7 +269,7 @@ def test_a_variant_with_its_own_parameters_is_not_warned_of_and_bot_still_choose
 @pytest.mark.parametrize("record, words", [
     ("{players: 2, seed: 1, games: 96, result: kept, verdict: {wins: 52, games: 100}}",
      "(tuned for 2 players: the starting ones kept, tuned ones won only 52 of 100 games against them)"),
-    ("{players: 2, seed: 1, games: 16, result: kept}",
+    ("{players: 2, seed: 1, games: 16, result: kept, verdict: {wins: 0, games: 0}}",
      "(tuned for 2 players: the starting ones kept, no candidate beat them in 16 games)"),
     ("{players: 4, seed: 1, games: 96, result: better, verdict: {wins: 61.5, games: 100}}",
      "(tuned for 4 players: they beat the starting ones in 61.5 of 100 games; played here by 2)"),

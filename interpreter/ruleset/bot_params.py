@@ -224,16 +224,19 @@ TUNED_KEYS: dict[str, str] = {
     "games": "the tuning games played",
     "result": "`better`: tuned parameters beat the starting ones in the verdict; `kept`: they were not shown "
               "better, so the starting parameters were kept",
-    "verdict": "the verdict's games won by the tuned parameters and played (absent when no candidate was taken)",
+    "verdict": "the verdict's games won by the tuned parameters (`wins`) and played (`games`: 0 when no "
+               "candidate was taken and no verdict was played)",
 }
+# Every key is required: a ruleset's record must not borrow one from its base's (mappings merge key
+# by key through `extends`).
 TUNED_SCHEMA: dict[str, Any] = {"type": "dict", "schema": {
     "players": {"type": "int", "min": 1, "max": 99, "required": True},
     "seed": {"type": "int", "required": True},
     "games": {"type": "int", "min": 0, "required": True},
     "result": {"type": "string", "allowed": ["better", "kept"], "required": True},
-    "verdict": {"type": "dict", "schema": {"wins": {"type": "number", "min": 0, "required": True,
-                                                    "check_with": "not_nan"},
-                                           "games": {"type": "int", "min": 1, "required": True}}},
+    "verdict": {"type": "dict", "required": True, "schema": {
+        "wins": {"type": "number", "min": 0, "required": True, "check_with": "not_nan"},
+        "games": {"type": "int", "min": 0, "required": True}}},
 }}
 
 
@@ -245,15 +248,12 @@ class Tuned:
     seed: int
     games: int
     result: str  # "better" or "kept"
-    wins: float | None = None  # the verdict: games won by the tuned parameters, of `verdict_games`
-    verdict_games: int | None = None
+    wins: float = 0  # the verdict: games won by the tuned parameters, of `verdict_games` (0: none played)
+    verdict_games: int = 0
 
     def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"players": self.players, "seed": self.seed, "games": self.games,
-                                "result": self.result}
-        if self.wins is not None and self.verdict_games is not None:
-            data["verdict"] = {"wins": self.wins, "games": self.verdict_games}
-        return data
+        return {"players": self.players, "seed": self.seed, "games": self.games, "result": self.result,
+                "verdict": {"wins": self.wins, "games": self.verdict_games}}
 
 
 def tuned_record(section: Mapping[str, Any] | None) -> Tuned | None:
@@ -261,9 +261,9 @@ def tuned_record(section: Mapping[str, Any] | None) -> Tuned | None:
     data = (section or {}).get("tuned")
     if not data:
         return None
-    verdict = data.get("verdict") or {}
+    verdict = data["verdict"]
     return Tuned(int(data["players"]), int(data["seed"]), int(data["games"]), str(data["result"]),
-                 verdict.get("wins"), verdict.get("games"))
+                 verdict["wins"], int(verdict["games"]))
 
 
 def bot_params(data: Mapping[str, Any] | None) -> BotParams:

@@ -122,7 +122,7 @@ def bot_parameter_keys() -> str:
     rows.append("| `tuned` | mapping | no | the record `brass tune --write` leaves: how this ruleset's parameters "
                 "were tuned |")
     kinds = {"result": "string", "verdict": "mapping (`wins`, `games`)"}
-    rows += [f"| `tuned.{key}` | {kinds.get(key, 'integer')} | {'no' if key == 'verdict' else 'yes'} | {_cell(doc)} |"
+    rows += [f"| `tuned.{key}` | {kinds.get(key, 'integer')} | yes | {_cell(doc)} |"
              for key, doc in TUNED_KEYS.items()]
     return "\n".join(rows) + "\n"
 

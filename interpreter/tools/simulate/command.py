@@ -129,10 +129,10 @@ def _tuned_words(side: dict[str, Any], players: int) -> str:
     record = side.get("tuning")
     if record is None:
         return ""
-    verdict = record.get("verdict")
+    verdict = record["verdict"]
     if record["result"] == "better":
         outcome = f"they beat the starting ones in {verdict['wins']:g} of {verdict['games']} games"
-    elif verdict is not None:
+    elif verdict["games"]:
         outcome = (f"the starting ones kept, tuned ones won only {verdict['wins']:g} of {verdict['games']} "
                    "games against them")
     else:

@@ -238,11 +238,11 @@ def _judged_words(found: Verdict) -> str:
 
 def _record(run: Run, found: Verdict | None) -> Tuned:
     """What the run leaves beside the parameters: players, seed, games, result and verdict."""
-    result = "better" if found is not None and found.better else "kept"
-    wins, games = (found.wins, found.games) if found is not None else (None, None)
-    if wins is not None and wins == int(wins):
-        wins = int(wins)  # a half only when a game was tied
-    return Tuned(run.settings.players, run.settings.seed, run.saved.games, result, wins, games)
+    if found is None:
+        return Tuned(run.settings.players, run.settings.seed, run.saved.games, "kept")
+    wins = int(found.wins) if found.wins == int(found.wins) else found.wins  # a half only when a game tied
+    return Tuned(run.settings.players, run.settings.seed, run.saved.games, "better" if found.better else "kept",
+                 wins, found.games)
 
 
 def _changes(before: HeuristicParams, after: HeuristicParams) -> list[str]:
