@@ -66,6 +66,7 @@ def test_a_run_file_holds_each_judged_candidate_and_verdict_game(first_run: tupl
     assert "2 generation(s) of 2 candidates, 8 tuning games" in out
     assert "tuned beats the starting parameters in 1 of 2 games (Wilson 9–91 %)" in out
     assert "not shown better" in out and "bots:" not in out  # nothing to paste: the starting ones are kept
+    assert "so a candidate was taken only when it beat the best by about " in out  # the run's own threshold
 
 
 def test_the_same_seed_and_budget_give_the_same_search_and_parameters(run, tmp_path: Path,

@@ -28,8 +28,8 @@ from interpreter.tools.simulate.batch import Batch, shipment
 from interpreter.tools.simulate.games import GameRecord
 from interpreter.tools.simulate.pool import WorkersFailed
 from interpreter.tools.simulate.run import progress_bar
-from interpreter.tools.simulate.stats import wilson
-from interpreter.tools.tune.checkpoint import FORMAT, Saved, Writer, open_run
+from interpreter.tools.simulate.stats import t_quantile, wilson
+from interpreter.tools.tune.checkpoint import FALSE_STEP, FORMAT, Saved, Writer, open_run
 from interpreter.tools.tune.evolve import Settings, State, candidates, replay
 from interpreter.tools.tune.play import Where, batches, margin, play, size_for
 from interpreter.tools.tune.space import Space
@@ -203,9 +203,12 @@ def _report(args: argparse.Namespace, run: Run, found: Verdict | None) -> None:
     spread = run.saved.spread()
     if spread is not None:
         per = run.settings.games_per_candidate
+        error = spread / per ** 0.5
+        needed = t_quantile(1 - FALSE_STEP / run.settings.candidates, per - 1) * error if per > 1 else math.inf
         print(f"a game's margin (the seat under test's VP minus the others' mean) varied with a standard deviation "
-              f"of {spread:.1f} VP: {per} games measure a candidate's mean margin to about "
-              f"±{spread / per ** 0.5:.1f} VP")
+              f"of {spread:.1f} VP: {per} games measure a candidate's mean margin to about ±{error:.1f} VP, so a "
+              f"candidate was taken only when it beat the best by about {needed:.1f} VP a game or more (more "
+              "--rounds see smaller gains)")
     if found is None:
         print("no candidate beat the starting parameters: they are kept, and no verdict is played (it would "
               "compare them with themselves); a larger budget or --rounds judges candidates more surely")
