@@ -133,9 +133,17 @@ def _check_header(path: Path, found: tuple[int, dict[str, Any]], header: dict[st
                               f'"tune": {FORMAT})')
     differ = [key for key in header if line.get(key) != header[key]]
     if differ:
-        said = "; ".join(f"{key} {line.get(key)!r} in the file, {header[key]!r} now" for key in differ[:3])
+        said = "; ".join(_difference(key, line.get(key), header[key]) for key in differ[:3])
         raise CheckpointError(f"{path}:{number}: the file holds another tuning run ({said}); give the same "
                               "ruleset and options to resume it, or another --out")
+
+
+def _difference(key: str, was: Any, now: Any) -> str:
+    """One difference of two headers in words: the values when short, else only that they differ
+    (the starting parameters are dozens of numbers)."""
+    if len(repr(was)) + len(repr(now)) > 80:
+        return f"other {key} in the file than now"
+    return f"{key} {was!r} in the file, {now!r} now"
 
 
 class Writer:

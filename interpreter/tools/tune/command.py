@@ -222,13 +222,26 @@ def _report(args: argparse.Namespace, run: Run, found: Verdict | None) -> None:
     record = _record(run, found)
     text = bots_yaml(tuned, record, run.space.names) if better else bots_yaml(run.start, record)
     if args.write:
-        print(f"wrote {write_bots(run.ruleset, text)}" + ("" if better else ": the starting parameters, with the "
+        print(f"wrote {write_bots(run.ruleset, text, _about(args, run, found))}"
+              + ("" if better else ": the starting parameters, with the "
                                                             "record that tuning kept them"))
     elif better:
         print("\n# the parameters, to paste into the ruleset's bots.yaml:")
         print(text, end="")
     else:
         print("--write records in the ruleset's bots.yaml that it was tuned and kept its parameters")
+
+
+def _about(args: argparse.Namespace, run: Run, found: Verdict | None) -> list[str]:
+    """The comment `--write` puts above the section: the command that reproduces the run, and its outcome."""
+    settings = run.settings
+    command = (f"brass tune {args.ruleset} --players {settings.players} --candidates {settings.candidates} "
+               f"--rounds {settings.rounds} --budget {args.budget} --seed {settings.seed}")
+    said = [f"`{command}`: {run.state.generation} generation(s), {run.saved.games} tuning games, "
+            f"{run.state.taken} step(s) taken."]
+    if found is None:
+        return [*said, "No candidate beat the starting parameters: they are kept."]
+    return [*said, f"The verdict: {verdict_text(found.wins, found.games)}: {_judged_words(found)}."]
 
 
 def _judged_words(found: Verdict) -> str:

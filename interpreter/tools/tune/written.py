@@ -40,8 +40,9 @@ def bots_yaml(params: BotParams, record: Tuned, searched: Iterable[str] = ()) ->
     return yaml.safe_dump({"bots": section}, sort_keys=False, default_flow_style=False)
 
 
-def write_bots(ruleset: Ruleset, text: str) -> Path:
-    """Write `bots.yaml` (`text`: a `bots_yaml` section) in the ruleset's own folder; BrassError when
+def write_bots(ruleset: Ruleset, text: str, about: Iterable[str] = ()) -> Path:
+    """Write `bots.yaml` (`text`: a `bots_yaml` section, after the comment lines `about`: the run) in
+    the ruleset's own folder; BrassError when
     it is not a folder this user may write, or another of its files already has a `bots:` section."""
     if not ruleset.folders:
         raise BrassError(f"ruleset {ruleset.name} has no folder to write {FILE} in; paste the printed section")
@@ -54,5 +55,6 @@ def write_bots(ruleset: Ruleset, text: str) -> Path:
     where = document.pos(("bots",), key=True) if written and document is not None else None
     if where is not None and Path(where.file).resolve().parent == folder.resolve() and Path(where.file).name != FILE:
         raise BrassError(f"{where}: this folder already sets bots: here; put the printed section there instead")
-    write_whole(target, (HEAD + text).encode())
+    comment = "".join(f"# {line}\n" for line in about)
+    write_whole(target, (HEAD + comment + text).encode())
     return target
