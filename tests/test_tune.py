@@ -24,6 +24,7 @@ from interpreter.tools.tune import checkpoint
 from interpreter.tools.tune.checkpoint import cautious_mean
 from interpreter.tools.tune.command import Budget, parse_budget
 from interpreter.tools.tune.evolve import START_SIGMA, Settings, State, advance, candidates, replay
+from interpreter.tools.tune.space import SPANS
 from interpreter.tools.tune.verdict import verdict, verdict_text
 from interpreter.tools.tune.written import bots_yaml
 
@@ -208,7 +209,12 @@ def test_write_puts_bots_yaml_in_the_folder_and_the_ruleset_loads_it(run, tmp_pa
     assert f"wrote {folder / 'bots.yaml'}: the starting parameters, with the record that tuning kept them" in out
     assert "1 step(s) taken" in out and "not shown better (the interval holds 50 %)" in out  # TINY's games
     text = (folder / "bots.yaml").read_text()
-    assert text.startswith("# The bots' parameters for this ruleset, written by")
+    assert text.startswith(
+        "# The bots' parameters for this ruleset, written by `brass tune` (docs/bots.md, \"Tuning\").\n"
+        f"# `brass tune {folder} --players 2 --candidates 2 --rounds 1 --budget 8games --seed 2`: 2 generation(s), "
+        "8 tuning games, 1 step(s) taken.\n"
+        "# The verdict: tuned beats the starting parameters in 1 of 2 games (Wilson 9–91 %): not shown better")
+    assert list(yaml.safe_load(text)["bots"]["heuristic"]) == list(SPANS)  # the searched ones, pinned
     mine = load_ruleset(folder)  # a bots.yaml the loader accepts: the defaults, and the record
     assert mine.bots == BotParams()
     assert tuned_record(mine.source.data["bots"]) == Tuned(2, 2, 8, "kept", 1, 2)

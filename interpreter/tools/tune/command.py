@@ -220,7 +220,7 @@ def _report(args: argparse.Namespace, run: Run, found: Verdict | None) -> None:
             print(f"  {line}")
     better = found is not None and found.better
     record = _record(run, found)
-    text = bots_yaml(tuned, record, run.space.names) if better else bots_yaml(run.start, record)
+    text = bots_yaml(tuned if better else run.start, record, run.space.names)
     if args.write:
         print(f"wrote {write_bots(run.ruleset, text, _about(args, run, found))}"
               + ("" if better else ": the starting parameters, with the "

@@ -3,11 +3,11 @@
 games, result and verdict), so that a comparison can tell parameters tuned for the ruleset from
 borrowed ones.
 
-Written are the parameters the run searched (each was tuned, even where it ended at its default:
-a value inherited from the base ruleset must not take its place) and the others that differ from
-the defaults, so a later change of a default reaches a ruleset that did not tune that parameter.
-When the tuned parameters were not shown better, the starting ones are written with a `kept`
-record. A `bots:` section already in another file of the folder would be a second one: the run says
+Written are the parameters the run searched (each was tuned, even where it ended at its default or
+kept its starting value: a later change of the base ruleset's values must not take its place) and
+the others that differ from the defaults, so a later change of a default reaches a ruleset that did
+not tune that parameter. When the tuned parameters were not shown better, the starting ones are
+written with a `kept` record. A `bots:` section already in another file of the folder would be a second one: the run says
 so and writes nothing.
 """
 
