@@ -7,8 +7,8 @@ Written are the parameters the run searched (each was tuned, even where it ended
 kept its starting value: a later change of the base ruleset's values must not take its place) and
 the others that differ from the defaults, so a later change of a default reaches a ruleset that did
 not tune that parameter. When the tuned parameters were not shown better, the starting ones are
-written with a `kept` record. A `bots:` section already in another file of the folder would be a second one: the run says
-so and writes nothing.
+written with a `kept` record. A `bots:` section already in another file of the folder would be a
+second one: the run says so and writes nothing.
 """
 
 from __future__ import annotations
