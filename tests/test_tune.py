@@ -240,21 +240,33 @@ def test_a_run_without_a_step_taken_plays_no_verdict(run, tmp_path: Path) -> Non
 
 # -- simulate --against: the heuristic bot, each side's parameters named -----------------------------
 
-def test_a_comparison_plays_the_heuristic_bot_and_warns_of_borrowed_parameters(run) -> None:
-    status, out, err = run("simulate", "what-if", "--against", "birmingham", "--games", "1", "--json")
+def test_a_comparison_plays_the_heuristic_bot_and_warns_of_borrowed_parameters(run, tmp_path: Path) -> None:
+    folder = tmp_path / "borrows"  # a variant without bots.yaml: it plays with Birmingham's parameters
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text("name: borrows\ntitle: Borrows\nversion: '1'\nextends: birmingham\n")
+    status, out, err = run("simulate", str(folder), "--against", "birmingham", "--games", "1", "--json")
     assert status == 0, err
     data = json.loads(out)
     assert data["bots"] == ["heuristic", "heuristic"]
     assert data["parameters"] == {
-        "variant": {"ruleset": "what-if", "from": "defaults", "tuned_for": "birmingham",
-                    "warning": "what-if plays with parameters tuned for birmingham; run brass tune what-if for a "
+        "variant": {"ruleset": "borrows", "from": "defaults", "tuned_for": "birmingham",
+                    "warning": f"borrows plays with parameters tuned for birmingham; run brass tune {folder} for a "
                                "fairer comparison"},
         "base": {"ruleset": "birmingham", "from": "defaults", "tuned_for": "birmingham"}}
-    assert ("warning: what-if plays with parameters tuned for birmingham; run brass tune what-if for a fairer "
-            "comparison") in err
-    status, out, _ = run("simulate", "what-if", "--against", "birmingham", "--games", "1")
+    assert (f"warning: borrows plays with parameters tuned for birmingham; run brass tune {folder} for a fairer "
+            "comparison") in " ".join(err.split())
+    status, out, _ = run("simulate", str(folder), "--against", "birmingham", "--games", "1")
     assert "bots heuristic,heuristic" in out
-    assert "parameters: what-if from defaults (tuned for birmingham); birmingham from defaults" in out
+    assert "parameters: borrows from defaults (tuned for birmingham); birmingham from defaults" in out
+
+
+def test_a_shipped_variant_says_how_it_was_tuned(run) -> None:
+    """rulesets/what-if/bots.yaml: its own tuning run kept Birmingham's parameters."""
+    status, out, err = run("simulate", "what-if", "--against", "birmingham", "--games", "1")
+    assert status == 0 and "warning" not in err, err
+    assert ("parameters: what-if from rulesets/what-if/bots.yaml (tuned for 2 players: the starting ones kept, no "
+            "candidate beat them in 384 games); birmingham from defaults") in " ".join(out.split()).replace(
+                str(Path.cwd()) + "/", "")
 
 
 def test_a_variant_with_its_own_parameters_is_not_warned_of_and_bot_still_chooses(run, tmp_path: Path) -> None:
