@@ -64,6 +64,14 @@ def test_a_run_file_holds_each_judged_candidate_and_verdict_game(first_run: tupl
     assert judged == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert all(len(line["margins"]) == 2 for line in lines if "generation" in line)  # one game per seat
     assert [line["verdict"] for line in lines if "verdict" in line] == [2_900_000, 2_900_001]  # fresh seeds
+    # each verdict game names the steps that made the parameters it judged: a run resumed with a
+    # larger budget that steps again plays its verdict anew
+    assert [line["after"] for line in lines if "verdict" in line] == [1, 1]
+    saved = checkpoint.Saved(2)
+    for line in lines[1:]:
+        saved.add(line)
+    saved.add({"verdict": 2_900_000, "margin": 1.0, "vp": 50, "others": 49.0})  # a line of no known step
+    assert sorted(saved.verdict) == [(-1, 2_900_000), (1, 2_900_000), (1, 2_900_001)]
     assert "2 generation(s) of 2 candidates, 8 tuning games" in out
     assert "tuned beats the starting parameters in 1 of 2 games (Wilson 9–91 %)" in out
     assert "not shown better" in out and "bots:" not in out  # nothing to paste: the starting ones are kept

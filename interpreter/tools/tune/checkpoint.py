@@ -2,7 +2,7 @@
 
     {"tune": 2, "ruleset": …, "fingerprint": …, "players": 4, "seed": 0, …}   the header: what the run is
     {"generation": 3, "candidate": 1, "margins": [4.3, -2.0, …], "seconds": 10.2}   one judged candidate
-    {"verdict": 900017, "margin": 3.7, "vp": 61, "others": 57.3, "seconds": 2.4}   one game of the verdict
+    {"verdict": 900017, "after": 2, "margin": 3.7, "vp": 61, …}   one game of the verdict, after 2 steps
 
 A line is written whole as soon as its games are in, Ctrl-C deferred while it is written, so an
 interrupted run loses at most the candidate whose games were being played. The header must match
@@ -41,12 +41,15 @@ class Saved:
     scores: dict[tuple[int, int], float] = field(default_factory=dict)
     games: int = 0  # tuning games played
     seconds: float = 0.0  # their time, summed over the games (CPU time, whatever the workers)
-    verdict: dict[int, dict[str, float]] = field(default_factory=dict)  # seed → the game's line
+    # (steps taken, seed) → the game's line: a run resumed with a larger budget may step again, and
+    # the verdict of the parameters it then has is played anew, not read from the earlier one's games
+    verdict: dict[tuple[int, int], dict[str, float]] = field(default_factory=dict)
     margins: list[float] = field(default_factory=list)  # every tuning game's margin, for their spread
 
     def add(self, line: dict[str, Any]) -> None:
         if "verdict" in line:  # the numbers the verdict reads, checked now: a damaged line is named at its line
-            self.verdict[int(line["verdict"])] = {key: float(line[key]) for key in ("margin", "vp", "others")}
+            key = (int(line.get("after", -1)), int(line["verdict"]))
+            self.verdict[key] = {name: float(line[name]) for name in ("margin", "vp", "others")}
             return
         margins = [float(m) for m in line["margins"]]
         self.scores[(int(line["generation"]), int(line["candidate"]))] = cautious_mean(margins, self.candidates)

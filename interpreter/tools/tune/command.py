@@ -178,19 +178,20 @@ def _say_generation(state: State) -> None:
 def _verdict(run: Run, games: int) -> Verdict:
     """The verdict's games still to play, played and saved one batch at a time; the verdict of all."""
     tuned = run.params(run.state.best)
-    seeds = [s for s in run.settings.verdict_seeds(games) if s not in run.saved.verdict]
+    after = run.state.taken  # the steps that made the tuned parameters
+    seeds = [s for s in run.settings.verdict_seeds(games) if (after, s) not in run.saved.verdict]
     todo = batches(run.key, run.settings.players, tuned, run.start, seeds, size_for(len(seeds), run.where)) \
         if seeds else []
     with progress_bar(games, games - len(seeds), status=lambda: "verdict: tuned against starting") as advance:
         for _, records in play(run.ruleset, todo, run.where):
             for record in records:
                 game = margin(record, run.settings.players)
-                line = {"verdict": game.seed, "margin": round(game.margin, 4), "vp": game.vp,
+                line = {"verdict": game.seed, "after": after, "margin": round(game.margin, 4), "vp": game.vp,
                         "others": round(game.others, 4), "seconds": round(game.seconds, 3)}
                 run.writer.write(line)
                 run.saved.add(line)
             advance(len(records))
-    lines = [run.saved.verdict[s] for s in run.settings.verdict_seeds(games)]
+    lines = [run.saved.verdict[(after, s)] for s in run.settings.verdict_seeds(games)]
     return verdict([x["margin"] for x in lines], [x["vp"] for x in lines], [x["others"] for x in lines])
 
 
