@@ -68,8 +68,8 @@ def test_a_run_file_holds_each_judged_candidate_and_verdict_game(first_run: tupl
     # larger budget that steps again plays its verdict anew
     assert [line["after"] for line in lines if "verdict" in line] == [1, 1]
     saved = checkpoint.Saved(2)
-    for line in lines[1:]:
-        saved.add(line)
+    for raw in path.read_text().splitlines()[1:]:
+        saved.add(json.loads(raw))
     saved.add({"verdict": 2_900_000, "margin": 1.0, "vp": 50, "others": 49.0})  # a line of no known step
     assert sorted(saved.verdict) == [(-1, 2_900_000), (1, 2_900_000), (1, 2_900_001)]
     assert "2 generation(s) of 2 candidates, 8 tuning games" in out
