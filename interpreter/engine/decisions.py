@@ -27,6 +27,8 @@ from interpreter.engine.table import Table
 from interpreter.ruleset.model import Action, ActionPart, Requirement
 from interpreter.ruleset.primitives import ACTION_VAR
 
+NTH_VAR = "nth"  # the number of the repetition being decided, from 1 (docs/ruleset-format.md)
+
 
 @dataclass
 class PartPlan:
@@ -318,7 +320,7 @@ class DecisionEngine:
         return False
 
     def _then_completable(self, part: ActionPart, env: Env) -> bool:
-        inner = self.env(dict(env.vars, nth=1))
+        inner = self.env({**env.vars, NTH_VAR: 1})
         return self.part_completable(self.search_part(part), inner)
 
     def try_value(self, plan: PartPlan, i: int, value: Any, env: Env) -> bool:
@@ -346,7 +348,7 @@ class DecisionEngine:
         repeat = action.repeat
         if repeat is None or (repeat.max is not None and done >= repeat.max):
             return False
-        env = self.env(dict(vars, nth=done + 1))
+        env = self.env({**vars, NTH_VAR: done + 1})
         if self.lister is not None:
             return self.lister(self.search_part(repeat.part), env)
         return self.part_completable(self.search_part(repeat.part), env)

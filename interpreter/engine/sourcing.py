@@ -55,16 +55,19 @@ class Sourcing:
         self.slot_order = slot_order  # board order of the slots: ties default to it
         self.merchant_locations = [loc.id for loc in ruleset.locations.values() if loc.kind == "merchant"]
         self.access_through = access_through  # the locations of a resource's `access_through`, as things stand
+        self._produces = {key: industry.produces for key, industry in ruleset.industries.items()}
 
     def connected_to_merchant(self, location: str, resource: Resource | None = None) -> bool:
         """A route of links joins the location to one through which the resource's market is reached:
         its `access_through` locations, else the merchant locations."""
-        self.network.update(self.state.links)
-        reach = self.network.distances_from(location)
+        network = self.network
+        network.update(self.state.links)
         through = self.merchant_locations
         if resource is not None and resource.access_through is not None and self.access_through is not None:
             through = self.access_through(resource)
-        return any(m in reach for m in through)
+        part_of = network.part_of
+        here = part_of(location)
+        return any(part_of(m) == here for m in through)
 
     def producers(self, resource: Resource, player: Player, at: list[str], action: str | None = None
                   ) -> Iterator[PlacedTile]:
@@ -80,23 +83,26 @@ class Sourcing:
         """The unflipped tiles that produce the resource and hold some (remembered in `memo`)."""
         found = memo.get(("holding", resource)) if memo is not None else None
         if found is None:
+            produces = self._produces
             found = [t for t in self.state.tiles.values()
-                     if not t.flipped and t.cubes > 0 and self.rs.industries[t.spec.industry].produces == resource]
+                     if not t.flipped and t.cubes > 0 and produces[t.spec.industry] == resource]
             if memo is not None:
                 memo[("holding", resource)] = found
         return found
 
     def _eligible(self, kind: str, tiles: list[PlacedTile], player: Player, at: list[str]) -> list[PlacedTile]:
         """The tiles a kind of source allows, in no particular order (`_producers_of_kind` ranks them)."""
+        part_of = self.network.part_of  # connected at some distance: the same connected part
         if kind == "nearest_connected_producer":
-            return [t for t in tiles if self.network.distance(at, t.slot.location) is not None]
+            parts = {part_of(place) for place in at}
+            return [t for t in tiles if part_of(t.slot.location) in parts]
         if kind == "any_producer":
             return tiles
         if kind == "own_producer":
             return [t for t in tiles if t.owner is player]
         if kind == "connected_opponent_producer":
-            return [t for t in tiles
-                    if t.owner is not player and self.network.distance(at, t.slot.location) is not None]
+            parts = {part_of(place) for place in at}
+            return [t for t in tiles if t.owner is not player and part_of(t.slot.location) in parts]
         if kind == "any_opponent_producer":
             return [t for t in tiles if t.owner is not player]
         return []  # merchant_barrel and market are not producers

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from brass_dsl import Env
 from brass_dsl.runtime import ABSENT
-from interpreter.engine.decisions import DecisionEngine, Pending
+from interpreter.engine.checks import Check, judge
+from interpreter.engine.decisions import NTH_VAR, DecisionEngine, Pending
 from interpreter.engine.errors import IllegalAction
 from interpreter.engine.state import Snapshot
 from interpreter.engine.values import encode
@@ -65,6 +66,7 @@ class WholeActionSearch:
         self.decisions = decisions
         self.table = protocol.table
         self._repeat_reads_own_part: dict[str, bool] = {}
+        self._steady: dict[int, list[Check]] = {}  # id of a repeated part -> its `_steady_checks`
         # The choices of the next repetition, listed by `repeat_possible` inside a fork (`_listing`)
         # and taken by `_repetitions` right after: one enumeration instead of a search and an enumeration.
         self._listed: list[Choice] | None = None
@@ -173,8 +175,11 @@ class WholeActionSearch:
         if pending.action is not action or not pending.in_repeat:
             return sequences  # the action ended by itself
         # The last repetition possible needs no effects run, unless checks over the whole action
-        # must see it (they are judged when the action ends).
-        last = repeat.max is not None and pending.repeats_done + 1 >= repeat.max and not repeat.whole
+        # must see it (they are judged when the action ends): the last by `max`, or one after which
+        # a precondition that no effect can change forbids another (the Canal Era's one link).
+        done = pending.repeats_done
+        last = not repeat.whole and ((repeat.max is not None and done + 1 >= repeat.max)
+                                     or (done + 1 >= repeat.min and self._none_can_follow(repeat.part, done + 2)))
         for choice in self._choices_of_repetition(action):
             if last:
                 sequences.append([choice[0]])
@@ -182,6 +187,30 @@ class WholeActionSearch:
             for rest in self._after_part(repeat.part, lambda: self._repetitions(action), choice):
                 sequences.append([choice[0], *rest])
         return sequences
+
+    def _none_can_follow(self, part: ActionPart, nth: int) -> bool:
+        """Whether a steady precondition of the repeated part (`_steady_checks`) forbids its `nth`
+        repetition: judged now, before the effects of the one before it, it is what it will be after."""
+        checks = self._steady.get(id(part))
+        if checks is None:
+            checks = self._steady[id(part)] = self._steady_checks(part)
+        if not checks:
+            return False
+        env = self.decisions.env({NTH_VAR: nth})
+        return any(judge(check, env) is not True for check in checks)
+
+    def _steady_checks(self, part: ActionPart) -> list[Check]:
+        """The preconditions of a repeated part that need none of its choices and read only `nth` and
+        names no effect of an action changes (`NameEntry.steady`: the era), calling no function."""
+        decisions, registry = self.decisions, self.table.ruleset.registry
+
+        def steady(name: str) -> bool:
+            entry = registry.lookup_name(name)
+            return name == NTH_VAR or (entry is not None and entry.steady)
+
+        plan = decisions.plan(decisions.search_part(part))
+        return [check for check in plan.requires_first
+                if not check.requirement.check.functions_used and all(map(steady, check.requirement.check.names_used))]
 
     def _choices_of_repetition(self, action: Action) -> list[Choice]:
         """The choices of the repetition that comes next: as listed when the fork that led here
