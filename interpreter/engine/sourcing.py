@@ -48,20 +48,23 @@ class Sourcing:
     """Where resources can come from, and at what price, in one game's state."""
 
     def __init__(self, ruleset: Ruleset, state: GameState, network: LinkNetwork, slot_order: dict[str, int],
-                 access_through: Callable[[Resource], list[str]] | None = None) -> None:
+                 access_through: Callable[[Resource], list[str]] | None = None,
+                 network_now: Callable[[], None] | None = None) -> None:
         self.rs = ruleset
         self.state = state
         self.network = network
         self.slot_order = slot_order  # board order of the slots: ties default to it
         self.merchant_locations = [loc.id for loc in ruleset.locations.values() if loc.kind == "merchant"]
         self.access_through = access_through  # the locations of a resource's `access_through`, as things stand
+        # brings the network up to the placed links (the table's, which looks once per state)
+        self.network_now = network_now or (lambda: network.update(self.state.links))
         self._produces = {key: industry.produces for key, industry in ruleset.industries.items()}
 
     def connected_to_merchant(self, location: str, resource: Resource | None = None) -> bool:
         """A route of links joins the location to one through which the resource's market is reached:
         its `access_through` locations, else the merchant locations."""
         network = self.network
-        network.update(self.state.links)
+        self.network_now()
         through = self.merchant_locations
         if resource is not None and resource.access_through is not None and self.access_through is not None:
             through = self.access_through(resource)

@@ -49,6 +49,9 @@ class Board:
         self.location_order = {lid: n for n, lid in enumerate(ruleset.locations)}
 
 
+_NETWORK_NOW = ("network now",)  # in the cache: the network was brought up to the placed links
+
+
 class Table:
     """One game's state with its ruleset: the queries rules read and the changes effects make."""
 
@@ -59,7 +62,8 @@ class Table:
         self.cards = cards
         self.network = network if network is not None else LinkNetwork(ruleset)
         self.board = board if board is not None else Board(ruleset)
-        self.sourcing = Sourcing(ruleset, state, self.network, self.board.slot_order, self.access_through)
+        self.sourcing = Sourcing(ruleset, state, self.network, self.board.slot_order, self.access_through,
+                                 self.network_now)
         self.cache: dict[Any, Any] = {}  # facts derived from the state, emptied whenever it changes
         self.answers: dict[str, Any] = {}  # answers to the questions of the effect step now running
         self.step: EffectStep | None = None  # the effect step now running (its rule is cited by its questions)
@@ -164,8 +168,16 @@ class Table:
         return found
 
     def connected(self, a: str, b: str) -> bool:
-        self.network.update(self.state.links)
+        self.network_now()
         return self.network.connected(a, b)
+
+    def network_now(self) -> None:
+        """Bring the network up to the links placed now: looked at once per state (the cache is emptied
+        whenever the state changes; `update` compares every link)."""
+        cache = self.cache
+        if cache.get(_NETWORK_NOW) is None:
+            self.network.update(self.state.links)
+            cache[_NETWORK_NOW] = True
 
     def connected_to_merchant(self, location: str, resource: Resource | None = None) -> bool:
         return self.sourcing.connected_to_merchant(location, resource)
@@ -181,7 +193,13 @@ class Table:
         return found
 
     def has_board_tiles(self, player: Player) -> bool:
-        return any(t.owner is player for t in self.state.tiles.values()) or player.seat in self.state.links.values()
+        key = ("has_board_tiles", player.seat)  # remembered until the state changes, as `network_of`
+        found = self.cache.get(key)
+        if found is None:
+            state = self.state
+            found = self.cache[key] = (any(t.owner is player for t in state.tiles.values())
+                                       or player.seat in state.links.values())
+        return found
 
     def mat_stack(self, industry: str) -> list[TileSpec]:
         """An industry's tiles on a full mat, lowest first, one entry per physical tile."""
@@ -213,11 +231,11 @@ class Table:
         return on_tiles + (self.state.markets.get(market, 0) if market else 0)
 
     def can_source(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> bool:
-        self.network.update(self.state.links)
+        self.network_now()
         return self.sourcing.can_source(player, resource, amount, list(at), action, self.cache)
 
     def source_cost(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> int:
-        self.network.update(self.state.links)
+        self.network_now()
         return self.sourcing.source_cost(player, resource, amount, list(at), action, self.cache)
 
     def link_free(self, link: str) -> bool:
@@ -386,6 +404,7 @@ class Table:
 
     def place_link(self, player: Player, link: str) -> None:
         self.state.links[link] = player.seat
+        self.cache.pop(_NETWORK_NOW, None)
         player.links_left -= 1
         self.note("linked", player=player.seat, link=link)
 
