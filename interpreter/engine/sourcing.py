@@ -176,7 +176,9 @@ class Sourcing:
               memo: dict[Any, Any] | None) -> int:
         if memo is None:
             return self.free_amount(resource, player, at, action)
-        key = ("free", resource.id, player.seat, *at, action)  # (`at` last but one: a key of any length)
+        # What is free depends on `at` only through the connected parts of its places (`_eligible`):
+        # remembered per parts, every link end or location of a connected part asks once.
+        key = ("free", resource.id, player.seat, frozenset(map(self.network.part_of, at)), action)
         found = memo.get(key)
         if found is None:
             found = memo[key] = self.free_amount(resource, player, at, action, memo)
@@ -185,7 +187,7 @@ class Sourcing:
     def _open(self, resource: Resource, at: list[str], action: str | None, memo: dict[Any, Any] | None) -> bool:
         if memo is None:
             return self.market_open(resource, at, action)
-        key = ("open", resource.id, *at, action)
+        key = ("open", resource.id, frozenset(map(self.network.part_of, at)), action)  # (as `_free`)
         found = memo.get(key)
         if found is None:
             found = memo[key] = self.market_open(resource, at, action)
