@@ -42,6 +42,8 @@ class PartPlan:
     holds_at: list[Holds]  # per param index: `all_hold` of `requires_at`, as one function (`checks.fused`)
     holds_first: Holds  # … of `requires_first`
     then: Any = None  # the repeated part that must be done at least once after this part (or None)
+    # `holds_at` without the memo (`checks.fused(remember=False)`), made at its first use (`unremembered`)
+    holds_fresh: list[Holds] | None = None
 
 
 def plan_part(part: ActionPart, is_global: Any) -> PartPlan:
@@ -213,6 +215,14 @@ class DecisionEngine:
             plan = self.plans[id(part)] = plan_part(part, lambda n: registry.lookup_name(n) is not None)
             plan.then = self.required_repeats.get(id(self.original.get(id(part), part)))
         return plan
+
+    def unremembered(self, plan: PartPlan) -> list[Holds]:
+        """The plan's `holds_at` that neither read nor write the memo: for a search in a state that
+        is dropped once its values are judged (a fork), where each is judged once."""
+        found = plan.holds_fresh
+        if found is None:
+            found = plan.holds_fresh = [fused(checks, remember=False) for checks in plan.requires_at]
+        return found
 
     def search_part(self, part: ActionPart) -> ActionPart:
         """The part in the order a search for some completion tries its choices (`search_order`)."""

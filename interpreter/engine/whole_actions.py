@@ -84,10 +84,11 @@ class WholeActionSearch:
 
     def _listed_whole(self, action: Action) -> bool:
         """Whether listing the action's choices tells whether it can be taken at all, so that no
-        search for one completion need come first: an action without repetitions (none to fork
-        for), whose part derives nothing before its first choice."""
+        search for one completion need come first: an action whose part derives nothing before its
+        first choice. (With repetitions too: its last choice is offered only when the repeated part
+        it requires can follow, `_bind_from`, so no fork is tried for an action that cannot be taken.)"""
         decisions = self.decisions
-        return action.repeat is None and not decisions.plan(decisions.search_part(action.part)).derived_first
+        return not decisions.plan(decisions.search_part(action.part)).derived_first
 
     def _first_checks_hold(self, action: Action) -> bool:
         """The preconditions of the action that need none of its choices hold."""
@@ -129,9 +130,10 @@ class WholeActionSearch:
         return out
 
     def _bind_from(self, part: ActionPart, i: int, chosen: Move, values: dict[str, Any], out: list[Choice],
-                   env: Env) -> None:
+                   env: Env, fresh: bool = False) -> None:
         """Add to `out` every legal completion of the part from param `i` on, the choices before it
-        being `chosen` (as decisions) and `values` (bound in `env`)."""
+        being `chosen` (as decisions) and `values` (bound in `env`). `fresh`: in a state whose memo
+        is dropped afterwards (a fork), the preconditions are judged without it."""
         decisions = self.decisions
         if i == len(part.params):
             out.append((dict(chosen), dict(values)))
@@ -143,7 +145,8 @@ class WholeActionSearch:
         # this one is that search, so asking first would only do its work twice.
         final = i + 1 == len(part.params)
         last = final and plan.then is None
-        derived, holds, memo, vars = plan.derived_at[i], plan.holds_at[i], decisions.check_memo, env.vars
+        derived, memo, vars = plan.derived_at[i], decisions.check_memo, env.vars
+        holds = decisions.unremembered(plan)[i] if fresh else plan.holds_at[i]
         # try_value and unbind written out: the hot loop. Each value replaces the one before in `vars`
         # (a derived value too: `bind_derived` binds every one), so they are unbound once, at the end.
         for value in decisions.domain(part, i, env):
@@ -157,7 +160,7 @@ class WholeActionSearch:
                 if last:
                     out.append((chosen.copy(), values.copy()))
                 else:
-                    self._bind_from(part, i + 1, chosen, values, out, env)
+                    self._bind_from(part, i + 1, chosen, values, out, env, fresh)
                 chosen.pop(name, None)
                 del values[name]
         vars.pop(name, None)
@@ -275,7 +278,7 @@ class WholeActionSearch:
         if not plan.holds_first(env, decisions.check_memo):
             return False
         out: list[Choice] = []
-        self._bind_from(part, 0, {}, {}, out, env)
+        self._bind_from(part, 0, {}, {}, out, env, fresh=True)  # (the fork drops the memo after)
         self._listed = out
         return bool(out)
 
