@@ -12,7 +12,12 @@ are the closures' own:
 - an operator is the Python operator the closure's `operator` function applies, or that
   function itself (integer division and `%` by zero, list equality);
 - `any` and `all` bind their variable in `env.vars` and restore it afterwards, even on failure;
-  the other aggregates (count, sum, min, max, first) stay the compiler's closures.
+  the other aggregates (count, sum, min, max, first) stay the compiler's closures;
+- a registered name that is not a binding (`me`, `era`), or a field of one (`era.link_kind`), read
+  more than once in a function is evaluated at its first read and kept in a local for the others:
+  nothing changes the game while an expression is evaluated, and no such getter reads `env.vars`
+  (which a quantifier changes), so every read would give the same value, or the same error at the
+  first.
 
 The generated text holds nothing from the ruleset: every value, function and message is passed
 in by name through the function's globals (`_k0`, `_f1`, …); only bound variable names, which are
@@ -21,8 +26,10 @@ identifiers, appear quoted.
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 import os
+from collections import Counter
 from typing import Any
 
 from brass_dsl import typed
@@ -68,6 +75,7 @@ def enabled() -> bool:
 def generate(tree: typed.Typed, compiler: _Compiler, label: str) -> Fn:
     """The function evaluating `tree` as `compiler` (a `compiler._Compiler`) compiles it."""
     writer = Writer()
+    writer.count_reads(tree)
     result = writer.value(tree, 1, compiler)
     writer.emit(1, f"return {result}")
     fn: Fn = writer.function("_expression(env)", label)
@@ -84,10 +92,13 @@ class Writer:
         self.names: dict[str, Any] = {"_UNBOUND": _UNBOUND}
         self.locals = 0
         self.reads_vars = False
+        self.reads: Counter[Any] = Counter()  # how often each name or field of one is read (`count_reads`)
+        self.kept: dict[Any, str] = {}  # the local keeping each one read more than once
 
     def function(self, signature: str, label: str) -> Any:
         """The lines written, compiled as the body of `def {signature}:` (its first parameter `env`)."""
         head = [f"def {signature}:", "    V = env.vars"] if self.reads_vars else [f"def {signature}:"]
+        head += [f"    {local} = _UNBOUND" for local in self.kept.values()]
         source = "\n".join([*head, *self.lines])
         namespace = dict(self.names)
         exec(compile(source, f"<{label}>", "exec"), namespace)  # our own text: see the docstring
@@ -119,6 +130,18 @@ class Writer:
         self.reads_vars = True
         return f"V[{name!r}]"
 
+    def count_reads(self, tree: typed.Typed) -> None:
+        """Count the reads of names and fields of them in `tree` (to be written into this function):
+        those read more than once are kept (see the module's docstring)."""
+        key = _kept_key(tree)
+        if key is not None:
+            self.reads[key] += 1
+        for field in dataclasses.fields(tree):
+            child = getattr(tree, field.name)
+            for item in child if isinstance(child, tuple) else (child,):
+                if isinstance(item, typed.Typed):
+                    self.count_reads(item)
+
     def value(self, t: typed.Typed, depth: int, compiler: _Compiler | None = None) -> str:
         """Emit the statements computing `t` (of an expression compiled by `compiler`, whose text
         and origin locate its run-time errors); the name holding its value."""
@@ -127,6 +150,21 @@ class Writer:
         constant = _constant(t)
         if constant is not _VARIES:
             return self.given(constant)
+        key = _kept_key(t)
+        if key is not None and self.reads[key] > 1:
+            return self.kept_value(t, key, depth)
+        return self.written(t, depth)
+
+    def kept_value(self, t: typed.Typed, key: Any, depth: int) -> str:
+        """A name or field read more than once: evaluated at the first read that runs, then kept."""
+        local = self.kept.get(key)
+        if local is None:
+            local = self.kept[key] = f"_h{len(self.kept)}"
+        self.emit(depth, f"if {local} is _UNBOUND:")
+        self.emit(depth + 1, f"{local} = {self.written(t, depth + 1)}")
+        return local
+
+    def written(self, t: typed.Typed, depth: int) -> str:
         write = _WRITERS.get(type(t))
         if write is None:  # count, sum, min, max, first: the compiler's closure
             return self.assign(depth, f"{self.given(self.compiler_of().compile(t), '_c')}(env)")
@@ -227,6 +265,17 @@ class Writer:
     def extremum(self, t: typed.Extremum, depth: int) -> str:
         args = [self.value(arg, depth) for arg in t.args]
         return self.assign(depth, f"{self.given(_PICK[t.kind], '_p')}([{', '.join(args)}])")
+
+
+def _kept_key(t: typed.Typed) -> Any:
+    """What identifies a registered name that is not a binding, or a field of one (of a field …),
+    read in an expression; None for anything else."""
+    if isinstance(t, typed.Global):
+        return None if t.entry.binding else ("name", t.entry.name)
+    if isinstance(t, typed.GetField):
+        inner = _kept_key(t.obj)
+        return None if inner is None else ("field", inner, id(t.field))
+    return None
 
 
 _WRITERS: dict[type[typed.Typed], Any] = {

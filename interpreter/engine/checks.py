@@ -85,6 +85,10 @@ def fused(checks: list[Check], remember: bool = True) -> Holds:
     writer.reads_vars = True
     writer.names.update(_DslError=DslError, _UNAVAILABLE=UNAVAILABLE)
     for check in checks:
+        expression = check.requirement.check
+        if expression.generable and expression.tree is not None:
+            writer.count_reads(expression.tree)
+    for check in checks:
         _write_check(writer, check, remember)
     writer.emit(1, "return True")
     first = checks[0].requirement.pos
