@@ -32,11 +32,22 @@ class LinkNetwork:
     def update(self, placed: Iterable[str]) -> None:
         """Rebuild the graph if the placed links changed."""
         links = frozenset(placed)
-        if links == self._links:
+        before = self._links
+        if links == before:
             return
-        self._links = links
         self._distances = {}
         self._parts = {}
+        if self._neighbours and len(links) == len(before) + 1 and before < links:
+            # One link more (a search trying a link): the sets it touches replaced, the others shared
+            # (a graph set aside may still use them: none is changed once made).
+            neighbours = dict(self._neighbours)
+            for link_id in links - before:
+                ends = self.ruleset.links[link_id].ends
+                for a in ends:
+                    neighbours[a] = neighbours[a].union(e for e in ends if e != a)
+            self._links, self._neighbours = links, neighbours
+            return
+        self._links = links
         self._neighbours = {loc: set() for loc in self.ruleset.locations}
         for link_id in links:
             ends = self.ruleset.links[link_id].ends
@@ -67,6 +78,13 @@ class LinkNetwork:
         if not parts and self._links:
             parts = self._parts = self._connected_parts()
         return parts.get(location, location)
+
+    def parts_of(self, places: Iterable[str]) -> frozenset[str]:
+        """The representatives of the places' connected parts (`part_of`)."""
+        parts = self._parts
+        if not parts and self._links:
+            parts = self._parts = self._connected_parts()
+        return frozenset([parts.get(place, place) for place in places])
 
     def _connected_parts(self) -> dict[str, str]:
         parts: dict[str, str] = {}

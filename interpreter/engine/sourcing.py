@@ -97,14 +97,14 @@ class Sourcing:
         """The tiles a kind of source allows, in no particular order (`_producers_of_kind` ranks them)."""
         part_of = self.network.part_of  # connected at some distance: the same connected part
         if kind == "nearest_connected_producer":
-            parts = {part_of(place) for place in at}
+            parts = self.network.parts_of(at)
             return [t for t in tiles if part_of(t.slot.location) in parts]
         if kind == "any_producer":
             return tiles
         if kind == "own_producer":
             return [t for t in tiles if t.owner is player]
         if kind == "connected_opponent_producer":
-            parts = {part_of(place) for place in at}
+            parts = self.network.parts_of(at)
             return [t for t in tiles if t.owner is not player and part_of(t.slot.location) in parts]
         if kind == "any_opponent_producer":
             return [t for t in tiles if t.owner is not player]
@@ -178,7 +178,7 @@ class Sourcing:
             return self.free_amount(resource, player, at, action)
         # What is free depends on `at` only through the connected parts of its places (`_eligible`):
         # remembered per parts, every link end or location of a connected part asks once.
-        key = ("free", resource.id, player.seat, frozenset(map(self.network.part_of, at)), action)
+        key = ("free", resource.id, player.seat, self.network.parts_of(at), action)
         found = memo.get(key)
         if found is None:
             found = memo[key] = self.free_amount(resource, player, at, action, memo)
@@ -187,7 +187,7 @@ class Sourcing:
     def _open(self, resource: Resource, at: list[str], action: str | None, memo: dict[Any, Any] | None) -> bool:
         if memo is None:
             return self.market_open(resource, at, action)
-        key = ("open", resource.id, frozenset(map(self.network.part_of, at)), action)  # (as `_free`)
+        key = ("open", resource.id, self.network.parts_of(at), action)  # (as `_free`)
         found = memo.get(key)
         if found is None:
             found = memo[key] = self.market_open(resource, at, action)

@@ -147,6 +147,17 @@ class WholeActionSearch:
         last = final and plan.then is None
         derived, memo, vars = plan.derived_at[i], decisions.check_memo, env.vars
         holds = decisions.unremembered(plan)[i] if fresh else plan.holds_at[i]
+        if last and not derived:  # the commonest innermost loop, alone: each value that holds is a choice
+            for value in decisions.domain(part, i, env):
+                vars[name] = value
+                if holds(env, memo):
+                    decided, bound = chosen.copy(), values.copy()
+                    if value is not ABSENT:
+                        decided[name] = value if value.__class__ is str else encode(value)
+                    bound[name] = value
+                    out.append((decided, bound))
+            vars.pop(name, None)
+            return
         # try_value and unbind written out: the hot loop. Each value replaces the one before in `vars`
         # (a derived value too: `bind_derived` binds every one), so they are unbound once, at the end.
         for value in decisions.domain(part, i, env):
@@ -185,11 +196,14 @@ class WholeActionSearch:
         done = pending.repeats_done
         last = not repeat.whole and ((repeat.max is not None and done + 1 >= repeat.max)
                                      or (done + 1 >= repeat.min and self._none_can_follow(repeat.part, done + 2)))
+        snapshot: Snapshot | None = None  # one for every choice: each fork puts the state back as it was
         for choice in self._choices_of_repetition(action):
             if last:
                 sequences.append([choice[0]])
                 continue
-            for rest in self._after_part(repeat.part, lambda: self._repetitions(action), choice):
+            if snapshot is None:
+                snapshot = Snapshot(self.table.state)
+            for rest in self._after_part(repeat.part, lambda: self._repetitions(action), choice, snapshot):
                 sequences.append([choice[0], *rest])
         return sequences
 
@@ -224,21 +238,25 @@ class WholeActionSearch:
         listed, self._listed = self._listed, None
         return listed if listed is not None else self._part_choices(action.repeat.part)
 
-    def _after_part(self, part: ActionPart, then: Any, choice: Choice) -> list[list[Move]]:
+    def _after_part(self, part: ActionPart, then: Any, choice: Choice,
+                    snapshot: Snapshot | None = None) -> list[list[Move]]:
         """Every sequence that can follow the part's `choice` (see `fork`)."""
-        result: list[list[Move]] = self.fork(part, choice, then, ended=[[]], refused=[], listing=True)
+        result: list[list[Move]] = self.fork(part, choice, then, ended=[[]], refused=[], listing=True,
+                                             snapshot=snapshot)
         return result
 
     def fork(self, part: ActionPart, choice: Choice, then: Callable[[], T], ended: T, refused: T,
-             listing: bool = False) -> T:
+             listing: bool = False, snapshot: Snapshot | None = None) -> T:
         """Bind the part's `choice`, run its effects as `apply` would, and answer with `then()`
         (or `ended` when the action ended with this part, `refused` when its end was refused);
         then put everything back. `listing`: `then` lists the next repetition's choices, so the
-        question whether one is possible is answered by listing them (`_list_repetition`)."""
+        question whether one is possible is answered by listing them (`_list_repetition`).
+        `snapshot`: of the state now, taken for an earlier fork from the same state (it is left as
+        it was: `Snapshot.restore` copies)."""
         protocol, table = self.protocol, self.table
         pending = protocol.pending
         assert pending is not None
-        snapshot, checkpoint = Snapshot(table.state), protocol.checkpoint()
+        snapshot, checkpoint = snapshot or Snapshot(table.state), protocol.checkpoint()
         saved = _copy_pending(pending)
         actor = table.me.seat
         watch, protocol.flow.watch = protocol.flow.watch, None  # a trial, not a moment of the game
