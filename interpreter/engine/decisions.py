@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from brass_dsl import DslError, Env, accelerate
+from brass_dsl import CompiledExpression, DslError, Env, accelerate
 from interpreter.engine.checks import UNAVAILABLE, Check, Holds, all_hold, fused, judge
 from interpreter.engine.errors import Failure
 from interpreter.engine.table import Table
@@ -83,6 +83,10 @@ def _accelerate(part: ActionPart) -> None:
     for requirement in part.requires:
         if requirement.check is not None:
             accelerate(requirement.check)
+    for step in part.effects:  # … and its effects' arguments, run by every fork of a search
+        for value in step.args.values():
+            if isinstance(value, CompiledExpression):
+                accelerate(value)
 
 
 def search_order(part: ActionPart) -> ActionPart:
