@@ -84,7 +84,7 @@ class LinkNetwork:
         parts = self._parts
         if not parts and self._links:
             parts = self._parts = self._connected_parts()
-        return frozenset([parts.get(place, place) for place in places])
+        return frozenset(map(parts.get, places, places))  # (a place no link touches is its own part)
 
     def _connected_parts(self) -> dict[str, str]:
         parts: dict[str, str] = {}

@@ -176,21 +176,29 @@ class Sourcing:
               memo: dict[Any, Any] | None) -> int:
         if memo is None:
             return self.free_amount(resource, player, at, action)
-        # What is free depends on `at` only through the connected parts of its places (`_eligible`):
-        # remembered per parts, every link end or location of a connected part asks once.
-        key = ("free", resource.id, player.seat, self.network.parts_of(at), action)
+        key = ("free", resource.id, player.seat, action, *at)  # (`at` last: a key of any length)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = self.free_amount(resource, player, at, action, memo)
+            # What is free depends on `at` only through the connected parts of its places (`_eligible`):
+            # remembered per parts too, every link end or location of a connected part counts once.
+            by_parts = ("free", resource.id, player.seat, action, self.network.parts_of(at))
+            found = memo.get(by_parts)
+            if found is None:
+                found = memo[by_parts] = self.free_amount(resource, player, at, action, memo)
+            memo[key] = found
         return found
 
     def _open(self, resource: Resource, at: list[str], action: str | None, memo: dict[Any, Any] | None) -> bool:
         if memo is None:
             return self.market_open(resource, at, action)
-        key = ("open", resource.id, self.network.parts_of(at), action)  # (as `_free`)
+        key = ("open", resource.id, action, *at)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = self.market_open(resource, at, action)
+            by_parts = ("open", resource.id, action, self.network.parts_of(at))  # (as `_free`)
+            found = memo.get(by_parts)
+            if found is None:
+                found = memo[by_parts] = self.market_open(resource, at, action)
+            memo[key] = found
         return found
 
     def ranked(self, resource: Resource, player: Player, at: list[str],
