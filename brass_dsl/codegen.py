@@ -13,11 +13,13 @@ are the closures' own:
   function itself (integer division and `%` by zero, list equality);
 - `any` and `all` bind their variable in `env.vars` and restore it afterwards, even on failure;
   the other aggregates (count, sum, min, max, first) stay the compiler's closures;
-- a registered name that is not a binding (`me`, `era`), or a field of one (`era.link_kind`), read
-  more than once in a function is evaluated at its first read and kept in a local for the others:
-  nothing changes the game while an expression is evaluated, and no such getter reads `env.vars`
-  (which a quantifier changes), so every read would give the same value, or the same error at the
-  first.
+- a registered name (`me`, `era`, a binding such as `nth`), a field of one (`era.link_kind`), or,
+  outside `any` and `all`, a call of a function with such arguments or constants
+  (`network_step(nth)`), read more than once in a function is evaluated at its first read and kept
+  in a local for the others: nothing changes the game while an expression is evaluated, a loop
+  variable may not hide a name (the checker), and no getter of a name reads `env.vars`, so every
+  read would give the same value, or the same error at the first. (A function may read `env.vars`,
+  which a quantifier changes: a call inside one is never kept.)
 
 The generated text holds nothing from the ruleset: every value, function and message is passed
 in by name through the function's globals (`_k0`, `_f1`, …); only bound variable names, which are
@@ -94,6 +96,7 @@ class Writer:
         self.reads_vars = False
         self.reads: Counter[Any] = Counter()  # how often each name or field of one is read (`count_reads`)
         self.kept: dict[Any, str] = {}  # the local keeping each one read more than once
+        self.loops = 0  # how many `any` or `all` the node being written is in
 
     def function(self, signature: str, label: str) -> Any:
         """The lines written, compiled as the body of `def {signature}:` (its first parameter `env`)."""
@@ -130,17 +133,18 @@ class Writer:
         self.reads_vars = True
         return f"V[{name!r}]"
 
-    def count_reads(self, tree: typed.Typed) -> None:
-        """Count the reads of names and fields of them in `tree` (to be written into this function):
+    def count_reads(self, tree: typed.Typed, in_loop: bool = False) -> None:
+        """Count the reads of names, fields and calls in `tree` (to be written into this function):
         those read more than once are kept (see the module's docstring)."""
-        key = _kept_key(tree)
+        key = _kept_key(tree, in_loop)
         if key is not None:
             self.reads[key] += 1
+        in_loop = in_loop or isinstance(tree, typed.Aggregate)
         for field in dataclasses.fields(tree):
             child = getattr(tree, field.name)
             for item in child if isinstance(child, tuple) else (child,):
                 if isinstance(item, typed.Typed):
-                    self.count_reads(item)
+                    self.count_reads(item, in_loop)
 
     def value(self, t: typed.Typed, depth: int, compiler: _Compiler | None = None) -> str:
         """Emit the statements computing `t` (of an expression compiled by `compiler`, whose text
@@ -150,7 +154,7 @@ class Writer:
         constant = _constant(t)
         if constant is not _VARIES:
             return self.given(constant)
-        key = _kept_key(t)
+        key = _kept_key(t, self.loops > 0)
         if key is not None and self.reads[key] > 1:
             return self.kept_value(t, key, depth)
         return self.written(t, depth)
@@ -248,10 +252,12 @@ class Writer:
         self.emit(depth, f"{saved} = V.get({t.var!r}, _UNBOUND)")
         self.emit(depth, "try:")
         self.emit(depth + 1, f"{found} = {not wanted}")
+        self.loops += 1
         source = self.value(t.source, depth + 1)
         self.emit(depth + 1, f"for {item} in {source}:")
         self.emit(depth + 2, f"{var} = {item}")
         where = self.value(t.where, depth + 2) if t.where is not None else self.given(True)
+        self.loops -= 1
         self.emit(depth + 2, f"if {'' if wanted else 'not '}{where}:")
         self.emit(depth + 3, f"{found} = {wanted}")
         self.emit(depth + 3, "break")
@@ -267,14 +273,24 @@ class Writer:
         return self.assign(depth, f"{self.given(_PICK[t.kind], '_p')}([{', '.join(args)}])")
 
 
-def _kept_key(t: typed.Typed) -> Any:
-    """What identifies a registered name that is not a binding, or a field of one (of a field …),
-    read in an expression; None for anything else."""
+def _kept_key(t: typed.Typed, in_loop: bool) -> Any:
+    """What identifies a read that may be kept (see the module's docstring): a registered name, a
+    field of one (of a field …), a call with such arguments or constants outside a loop; None for
+    anything else."""
     if isinstance(t, typed.Global):
-        return None if t.entry.binding else ("name", t.entry.name)
+        return ("name", t.entry.name)
     if isinstance(t, typed.GetField):
-        inner = _kept_key(t.obj)
+        inner = _kept_key(t.obj, in_loop)
         return None if inner is None else ("field", inner, id(t.field))
+    if isinstance(t, typed.CallFunction) and not in_loop:
+        args = []
+        for arg in t.args:
+            constant = _constant(arg)
+            key = _kept_key(arg, in_loop) if constant is _VARIES else ("constant", type(constant), repr(constant))
+            if key is None:
+                return None
+            args.append(key)
+        return ("call", t.entry.name, *args)
     return None
 
 
