@@ -461,13 +461,14 @@ def _plain(value: Any) -> Any:
         for key, item in value.items():
             if type(key) is not str:
                 return _NOT_PLAIN
-            item = _plain(item)
-            if item is _NOT_PLAIN:
-                return _NOT_PLAIN
+            if type(item) not in _PLAIN:  # (most are: no call for them)
+                item = _plain(item)
+                if item is _NOT_PLAIN:
+                    return _NOT_PLAIN
             out[key] = item
         return out
     if kind is list or kind is tuple:
-        items = [_plain(item) for item in value]
+        items = [item if type(item) in _PLAIN else _plain(item) for item in value]
         return _NOT_PLAIN if any(item is _NOT_PLAIN for item in items) else items
     return _NOT_PLAIN
 
