@@ -67,6 +67,10 @@ class Table:
         self.cache: dict[Any, Any] = {}  # facts derived from the state, emptied whenever it changes
         self.answers: dict[str, Any] = {}  # answers to the questions of the effect step now running
         self.step: EffectStep | None = None  # the effect step now running (its rule is cited by its questions)
+        # The seat whose questions are answered with their first option as soon as asked, not put to
+        # it (a search trying an action's part, `WholeActionSearch.fork`, until the action ends): the
+        # step goes on as it would once answered so, without being stopped and run again.
+        self.default_answers: int | None = None
         self.named_sources = NamedSources()  # sources a whole action names for the part being decided
         self.slots = self.board.slots
         self._on_change: list[Callable[[], None]] = []
@@ -296,6 +300,9 @@ class Table:
             return self.answers[key]
         if len(options) == 1:
             return options[0]
+        if player.seat == self.default_answers:  # as that player's default answer would be given
+            answer = self.answers[key] = options[0]
+            return answer
         step = self.step
         if rule is None and step is not None:
             rule, where = step.rule, str(step.pos) if step.pos else ""

@@ -264,6 +264,7 @@ class WholeActionSearch:
         self.decisions.lister = self._list_repetition if listing else None
         # What was derived from the state stays true once it is put back: kept aside, not forgotten.
         derived, memos = table.set_aside_derived(), self.decisions.set_aside_memos()
+        answering, table.default_answers = table.default_answers, actor  # (its questions: their defaults)
         try:
             self._bind_all(part, choice[1])
             try:
@@ -277,6 +278,7 @@ class WholeActionSearch:
                 return ended
             return then()
         finally:
+            table.default_answers = answering
             snapshot.restore(table.state)
             protocol.rollback(checkpoint)  # (it forgets what the trial derived)
             table.bring_back_derived(derived)
