@@ -15,7 +15,7 @@ position edited by hand (a scenario's given, a trace's deal, a test) says so thr
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -234,11 +234,13 @@ class Table:
         market = self.ruleset.resources[resource].market
         return on_tiles + (self.state.markets.get(market, 0) if market else 0)
 
-    def can_source(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> bool:
+    def can_source(self, player: Player, resource: str, amount: int, at: Sequence[str],
+                   action: str | None = None) -> bool:
         self.network_now()
         return self.sourcing.can_source(player, resource, amount, list(at), action, self.cache)
 
-    def source_cost(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> int:
+    def source_cost(self, player: Player, resource: str, amount: int, at: Sequence[str],
+                    action: str | None = None) -> int:
         self.network_now()
         return self.sourcing.source_cost(player, resource, amount, list(at), action, self.cache)
 
