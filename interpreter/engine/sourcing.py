@@ -21,7 +21,7 @@ This module only answers where a resource can come from and at what price; takin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from interpreter.engine.network import LinkNetwork
@@ -72,7 +72,7 @@ class Sourcing:
         here = part_of(location)
         return any(part_of(m) == here for m in through)
 
-    def producers(self, resource: Resource, player: Player, at: list[str], action: str | None = None
+    def producers(self, resource: Resource, player: Player, at: Sequence[str], action: str | None = None
                   ) -> Iterator[PlacedTile]:
         """Producer tiles holding the resource, in the order they must (or by default will) be used."""
         seen: set[str] = set()
@@ -93,7 +93,7 @@ class Sourcing:
                 memo[("holding", resource)] = found
         return found
 
-    def _eligible(self, kind: str, tiles: list[PlacedTile], player: Player, at: list[str]) -> list[PlacedTile]:
+    def _eligible(self, kind: str, tiles: list[PlacedTile], player: Player, at: Sequence[str]) -> list[PlacedTile]:
         """The tiles a kind of source allows, in no particular order (`_producers_of_kind` ranks them)."""
         part_of = self.network.part_of  # connected at some distance: the same connected part
         if kind == "nearest_connected_producer":
@@ -110,7 +110,7 @@ class Sourcing:
             return [t for t in tiles if t.owner is not player]
         return []  # merchant_barrel and market are not producers
 
-    def _producers_of_kind(self, kind: str, resource: str, player: Player, at: list[str]) -> list[PlacedTile]:
+    def _producers_of_kind(self, kind: str, resource: str, player: Player, at: Sequence[str]) -> list[PlacedTile]:
         network = self.network
         tiles = self._holding(resource)
         if kind == "nearest_connected_producer":
@@ -129,7 +129,7 @@ class Sourcing:
             return sorted((t for t in tiles if t.owner is not player), key=lambda t: self.slot_order[t.slot.id])
         return []  # merchant_barrel and market are not producers
 
-    def market_open(self, resource: Resource, at: list[str], action: str | None = None) -> bool:
+    def market_open(self, resource: Resource, at: Sequence[str], action: str | None = None) -> bool:
         """The resource can be bought from its market for something at `at`."""
         if "market" not in resource.sources_for(action) or resource.market is None:
             return False
@@ -137,7 +137,7 @@ class Sourcing:
             return True
         return any(self.connected_to_merchant(loc, resource) for loc in at)
 
-    def free_amount(self, resource: Resource, player: Player, at: list[str], action: str | None = None,
+    def free_amount(self, resource: Resource, player: Player, at: Sequence[str], action: str | None = None,
                     memo: dict[Any, Any] | None = None) -> int:
         """The cubes of every producer the player may take the resource from: those `producers`
         yields, summed, and so counted without ranking them."""
@@ -151,7 +151,7 @@ class Sourcing:
                     total += tile.cubes
         return total
 
-    def can_source(self, player: Player, resource_id: str, amount: int, at: list[str],
+    def can_source(self, player: Player, resource_id: str, amount: int, at: Sequence[str],
                    action: str | None = None, memo: dict[Any, Any] | None = None) -> bool:
         """`amount` of the resource can be had for something at `at`, during `action` (its sources).
         `memo`: where to remember the free amount and the market's access while the state stays as
@@ -161,7 +161,7 @@ class Sourcing:
         resource = self.rs.resources[resource_id]
         return self._free(resource, player, at, action, memo) >= amount or self._open(resource, at, action, memo)
 
-    def source_cost(self, player: Player, resource_id: str, amount: int, at: list[str],
+    def source_cost(self, player: Player, resource_id: str, amount: int, at: Sequence[str],
                     action: str | None = None, memo: dict[Any, Any] | None = None) -> int:
         if amount <= 0:
             return 0
@@ -172,7 +172,7 @@ class Sourcing:
         market = self.rs.markets[resource.market]
         return market_buy_cost(market, self.state.markets[market.id], missing)
 
-    def _free(self, resource: Resource, player: Player, at: list[str], action: str | None,
+    def _free(self, resource: Resource, player: Player, at: Sequence[str], action: str | None,
               memo: dict[Any, Any] | None) -> int:
         if memo is None:
             return self.free_amount(resource, player, at, action)
@@ -188,7 +188,7 @@ class Sourcing:
             memo[key] = found
         return found
 
-    def _open(self, resource: Resource, at: list[str], action: str | None, memo: dict[Any, Any] | None) -> bool:
+    def _open(self, resource: Resource, at: Sequence[str], action: str | None, memo: dict[Any, Any] | None) -> bool:
         if memo is None:
             return self.market_open(resource, at, action)
         key = ("open", resource.id, action, *at)
@@ -201,7 +201,7 @@ class Sourcing:
             memo[key] = found
         return found
 
-    def ranked(self, resource: Resource, player: Player, at: list[str],
+    def ranked(self, resource: Resource, player: Player, at: Sequence[str],
                action: str | None) -> list[tuple[tuple[int, int], PlacedTile]]:
         """Eligible producers with a rank: only the best rank may be used (R-COAL-02, R-COAL-06)."""
         self.network.update(self.state.links)  # a link placed by this very action counts (R-COAL-01)
