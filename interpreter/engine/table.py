@@ -236,13 +236,21 @@ class Table:
 
     def can_source(self, player: Player, resource: str, amount: int, at: Sequence[str],
                    action: str | None = None) -> bool:
-        self.network_now()
-        return self.sourcing.can_source(player, resource, amount, list(at), action, self.cache)
+        if amount <= 0:  # (as `Sourcing.can_source` answers it, asked first: most needs are none)
+            return True
+        cache = self.cache
+        if cache.get(_NETWORK_NOW) is None:
+            self.network_now()
+        return self.sourcing.can_source(player, resource, amount, list(at), action, cache)
 
     def source_cost(self, player: Player, resource: str, amount: int, at: Sequence[str],
                     action: str | None = None) -> int:
-        self.network_now()
-        return self.sourcing.source_cost(player, resource, amount, list(at), action, self.cache)
+        if amount <= 0:  # (as `Sourcing.source_cost` answers it)
+            return 0
+        cache = self.cache
+        if cache.get(_NETWORK_NOW) is None:
+            self.network_now()
+        return self.sourcing.source_cost(player, resource, amount, list(at), action, cache)
 
     def link_free(self, link: str) -> bool:
         return link not in self.state.links
