@@ -85,9 +85,12 @@ class WholeActionSearch:
     def _listed_whole(self, action: Action) -> bool:
         """Whether listing the action's choices tells whether it can be taken at all, so that no
         search for one completion need come first: an action whose part derives nothing before its
-        first choice. (With repetitions too: its last choice is offered only when the repeated part
-        it requires can follow, `_bind_from`, so no fork is tried for an action that cannot be taken.)"""
+        first choice. (With repetitions too, when its part has a choice: the last is offered only
+        when the repeated part it requires can follow, `_bind_from`, so no fork is tried for an
+        action that cannot be taken; a part without a choice asks nothing of the kind.)"""
         decisions = self.decisions
+        if action.repeat is not None and not action.part.params:
+            return False
         return not decisions.plan(decisions.search_part(action.part)).derived_first
 
     def _first_checks_hold(self, action: Action) -> bool:
