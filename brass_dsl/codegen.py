@@ -12,7 +12,14 @@ are the closures' own:
 - an operator is the Python operator the closure's `operator` function applies, or that
   function itself (integer division and `%` by zero, list equality);
 - `any` and `all` bind their variable in `env.vars` and restore it afterwards, even on failure;
-  the other aggregates (count, sum, min, max, first) stay the compiler's closures.
+  the other aggregates (count, sum, min, max, first) stay the compiler's closures;
+- a registered name (`me`, `era`, a binding such as `nth`), a field of one (`era.link_kind`), or,
+  outside `any` and `all`, a call of a function with such arguments or constants
+  (`network_step(nth)`), read more than once in a function is evaluated at its first read and kept
+  in a local for the others: nothing changes the game while an expression is evaluated, a loop
+  variable may not hide a name (the checker), and no getter of a name reads `env.vars`, so every
+  read would give the same value, or the same error at the first. (A function may read `env.vars`,
+  which a quantifier changes: a call inside one is never kept.)
 
 The generated text holds nothing from the ruleset: every value, function and message is passed
 in by name through the function's globals (`_k0`, `_f1`, …); only bound variable names, which are
@@ -21,8 +28,10 @@ identifiers, appear quoted.
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 import os
+from collections import Counter
 from typing import Any
 
 from brass_dsl import typed
@@ -68,6 +77,7 @@ def enabled() -> bool:
 def generate(tree: typed.Typed, compiler: _Compiler, label: str) -> Fn:
     """The function evaluating `tree` as `compiler` (a `compiler._Compiler`) compiles it."""
     writer = Writer()
+    writer.count_reads(tree)
     result = writer.value(tree, 1, compiler)
     writer.emit(1, f"return {result}")
     fn: Fn = writer.function("_expression(env)", label)
@@ -84,10 +94,14 @@ class Writer:
         self.names: dict[str, Any] = {"_UNBOUND": _UNBOUND}
         self.locals = 0
         self.reads_vars = False
+        self.reads: Counter[Any] = Counter()  # how often each name or field of one is read (`count_reads`)
+        self.kept: dict[Any, str] = {}  # the local keeping each one read more than once
+        self.loops = 0  # how many `any` or `all` the node being written is in
 
     def function(self, signature: str, label: str) -> Any:
         """The lines written, compiled as the body of `def {signature}:` (its first parameter `env`)."""
         head = [f"def {signature}:", "    V = env.vars"] if self.reads_vars else [f"def {signature}:"]
+        head += [f"    {local} = _UNBOUND" for local in self.kept.values()]
         source = "\n".join([*head, *self.lines])
         namespace = dict(self.names)
         exec(compile(source, f"<{label}>", "exec"), namespace)  # our own text: see the docstring
@@ -119,6 +133,19 @@ class Writer:
         self.reads_vars = True
         return f"V[{name!r}]"
 
+    def count_reads(self, tree: typed.Typed, in_loop: bool = False) -> None:
+        """Count the reads of names, fields and calls in `tree` (to be written into this function):
+        those read more than once are kept (see the module's docstring)."""
+        key = _kept_key(tree, in_loop)
+        if key is not None:
+            self.reads[key] += 1
+        in_loop = in_loop or isinstance(tree, typed.Aggregate)
+        for field in dataclasses.fields(tree):
+            child = getattr(tree, field.name)
+            for item in child if isinstance(child, tuple) else (child,):
+                if isinstance(item, typed.Typed):
+                    self.count_reads(item, in_loop)
+
     def value(self, t: typed.Typed, depth: int, compiler: _Compiler | None = None) -> str:
         """Emit the statements computing `t` (of an expression compiled by `compiler`, whose text
         and origin locate its run-time errors); the name holding its value."""
@@ -127,6 +154,21 @@ class Writer:
         constant = _constant(t)
         if constant is not _VARIES:
             return self.given(constant)
+        key = _kept_key(t, self.loops > 0)
+        if key is not None and self.reads[key] > 1:
+            return self.kept_value(t, key, depth)
+        return self.written(t, depth)
+
+    def kept_value(self, t: typed.Typed, key: Any, depth: int) -> str:
+        """A name or field read more than once: evaluated at the first read that runs, then kept."""
+        local = self.kept.get(key)
+        if local is None:
+            local = self.kept[key] = f"_h{len(self.kept)}"
+        self.emit(depth, f"if {local} is _UNBOUND:")
+        self.emit(depth + 1, f"{local} = {self.written(t, depth + 1)}")
+        return local
+
+    def written(self, t: typed.Typed, depth: int) -> str:
         write = _WRITERS.get(type(t))
         if write is None:  # count, sum, min, max, first: the compiler's closure
             return self.assign(depth, f"{self.given(self.compiler_of().compile(t), '_c')}(env)")
@@ -210,10 +252,12 @@ class Writer:
         self.emit(depth, f"{saved} = V.get({t.var!r}, _UNBOUND)")
         self.emit(depth, "try:")
         self.emit(depth + 1, f"{found} = {not wanted}")
+        self.loops += 1
         source = self.value(t.source, depth + 1)
         self.emit(depth + 1, f"for {item} in {source}:")
         self.emit(depth + 2, f"{var} = {item}")
         where = self.value(t.where, depth + 2) if t.where is not None else self.given(True)
+        self.loops -= 1
         self.emit(depth + 2, f"if {'' if wanted else 'not '}{where}:")
         self.emit(depth + 3, f"{found} = {wanted}")
         self.emit(depth + 3, "break")
@@ -227,6 +271,27 @@ class Writer:
     def extremum(self, t: typed.Extremum, depth: int) -> str:
         args = [self.value(arg, depth) for arg in t.args]
         return self.assign(depth, f"{self.given(_PICK[t.kind], '_p')}([{', '.join(args)}])")
+
+
+def _kept_key(t: typed.Typed, in_loop: bool) -> Any:
+    """What identifies a read that may be kept (see the module's docstring): a registered name, a
+    field of one (of a field …), a call with such arguments or constants outside a loop; None for
+    anything else."""
+    if isinstance(t, typed.Global):
+        return ("name", t.entry.name)
+    if isinstance(t, typed.GetField):
+        inner = _kept_key(t.obj, in_loop)
+        return None if inner is None else ("field", inner, id(t.field))
+    if isinstance(t, typed.CallFunction) and not in_loop:
+        args = []
+        for arg in t.args:
+            constant = _constant(arg)
+            key = _kept_key(arg, in_loop) if constant is _VARIES else ("constant", type(constant), repr(constant))
+            if key is None:
+                return None
+            args.append(key)
+        return ("call", t.entry.name, *args)
+    return None
 
 
 _WRITERS: dict[type[typed.Typed], Any] = {

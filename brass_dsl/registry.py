@@ -79,6 +79,9 @@ class NameEntry:
     max_length: int | None = None
     cost: Cost = ONE
     binding: bool = False  # read from `env.vars[name]` (an action's choice, `with_bindings`)
+    # Its value cannot change while an action is being taken (no effect of an action changes it): a
+    # search may judge a check that reads only such names before it runs an action's effects.
+    steady: bool = False
 
 
 @dataclass(frozen=True)
@@ -134,10 +137,11 @@ class Registry:
         return t
 
     def add_name(self, name: str, type: DslType, doc: str, example: str, get: Callable[[Env], Any], *,
-                 max_length: int | None = None, cost: Cost = ONE, binding: bool = False) -> None:
+                 max_length: int | None = None, cost: Cost = ONE, binding: bool = False,
+                 steady: bool = False) -> None:
         """Register a named value; duplicates and shadowing are ValueErrors."""
         self._claim(name)
-        self._names[name] = NameEntry(name, type, doc, example, get, max_length, cost, binding)
+        self._names[name] = NameEntry(name, type, doc, example, get, max_length, cost, binding, steady)
 
     def add_function(
         self,

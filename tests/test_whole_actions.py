@@ -103,10 +103,25 @@ ONE_BARREL_FOR_TWO_SALES = {**TWO_SALES, "tiles": [
     "merchants": {"oxford/0": {"tile": "manufacturer", "beer": False}, "oxford/1": {"tile": "cotton", "beer": False}}}
 
 
+CANAL_LINKS = {  # the Canal Era: one link per Network (R-LINK-02), judged before any link is tried
+    "round": 2, "current": 1, "turn_order": [1, 2],
+    "players": {1: {"money": 20, "hand": ["birmingham", "dudley", "coventry"]}},
+    "tiles": [{"slot": "birmingham/1", "owner": 1, "industry": "manufacturer", "level": 1}],
+    "links": [{"link": "L06", "owner": 1}],
+}
+TWO_IRON_WORKS = {  # Develop's iron from either of two works (R-IRON-02): a question at every tile, its default taken
+    "round": 2, "current": 1, "turn_order": [1, 2],
+    "players": {1: {"money": 30, "hand": ["birmingham", "dudley", "coventry"]}},
+    "tiles": [{"slot": "derby/2", "owner": 2, "industry": "iron", "level": 1, "cubes": 2},
+              {"slot": "walsall/0", "owner": 2, "industry": "iron", "level": 2, "cubes": 2}],
+}
+
+
 @pytest.mark.parametrize(("ruleset", "given"), [
     ("birmingham", RAIL_DOUBLE_LINK), ("birmingham", TWO_SALES), ("sell-level-ii", TWO_SALES),
-    ("sell-level-ii", ONE_BARREL_FOR_TWO_SALES)],
-    ids=["rail-double-link", "two-sales", "whole-check-two-sales", "whole-check-one-barrel"])
+    ("sell-level-ii", ONE_BARREL_FOR_TWO_SALES), ("birmingham", CANAL_LINKS), ("birmingham", TWO_IRON_WORKS)],
+    ids=["rail-double-link", "two-sales", "whole-check-two-sales", "whole-check-one-barrel", "canal-links",
+         "two-iron-works"])
 def test_a_rich_position_lists_what_every_decision_path_reaches(ruleset: str, given: dict[str, Any]) -> None:
     game = Game.from_setup(load_ruleset(ruleset), 2, given, seed=1)
     listed = game.whole_actions()
@@ -122,6 +137,22 @@ def test_bot_game_positions_list_what_every_decision_path_reaches(ruleset: str, 
                                                                    bot: str, every: int) -> None:
     for game in positions(ruleset, players, seed, bot, every):
         assert canonical(game.whole_actions()) == canonical(brute_whole_actions(game))
+
+
+def test_a_canal_network_lists_one_link_and_a_develop_asks_its_iron_of_no_one() -> None:
+    """R-LINK-02: one link per Network in the Canal Era, though money and links would allow more;
+    R-DEV-01/02: two tiles developed with iron from either works, listed once each (the questions
+    which works keep their default), and each whole action applies without a question left open."""
+    canal = Game.from_setup(load_ruleset("birmingham"), 2, CANAL_LINKS, seed=1)
+    networks = [m for m in canal.whole_actions() if m["action"] == "network"]
+    assert networks and all(len(m["links"]) == 1 for m in networks)
+    develop = Game.from_setup(load_ruleset("birmingham"), 2, TWO_IRON_WORKS, seed=1)
+    developed = [m for m in develop.whole_actions() if m["action"] == "develop"]
+    assert any(len(m["tiles"]) == 2 for m in developed)
+    for move in developed:
+        trial = develop.copy()
+        trial.apply(move)
+        assert trial.pending is None and trial.question is None
 
 
 def test_every_listed_action_applies_and_listing_changes_nothing() -> None:

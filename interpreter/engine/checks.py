@@ -72,9 +72,11 @@ def all_hold(checks: list[Check], env: Env, memo: dict[tuple[Any, ...], bool]) -
     return True
 
 
-def fused(checks: list[Check]) -> Holds:
+def fused(checks: list[Check], remember: bool = True) -> Holds:
     """`all_hold` of these checks as one generated function (or `all_hold` itself, when
-    expressions are not generated: BRASS_NO_CODEGEN=1)."""
+    expressions are not generated: BRASS_NO_CODEGEN=1). `remember=False`: the same verdicts, with
+    nothing looked up in the memo or written to it (for a state whose memo is dropped right after
+    each value is judged once: a search inside a fork)."""
     if not checks:
         return _none_to_hold
     if not enabled():
@@ -83,7 +85,11 @@ def fused(checks: list[Check]) -> Holds:
     writer.reads_vars = True
     writer.names.update(_DslError=DslError, _UNAVAILABLE=UNAVAILABLE)
     for check in checks:
-        _write_check(writer, check)
+        expression = check.requirement.check
+        if expression.generable and expression.tree is not None:
+            writer.count_reads(expression.tree)
+    for check in checks:
+        _write_check(writer, check, remember)
     writer.emit(1, "return True")
     first = checks[0].requirement.pos
     holds: Holds = writer.function("_holds(env, memo)", f"preconditions {first}" if first else "preconditions")
@@ -94,10 +100,12 @@ def _none_to_hold(env: Env, memo: dict[tuple[Any, ...], bool]) -> bool:
     return True
 
 
-def _write_check(writer: Writer, check: Check) -> None:
+def _write_check(writer: Writer, check: Check, remember: bool) -> None:
     """One check of `all_hold`: remembered or not, then `return False` unless it holds."""
     found = writer.local()
-    if check.remember:
+    if check.remember and not remember:  # `judge(check, env) is True`, as the memo would have it
+        _write_judge(writer, check, found, 1)
+    elif check.remember:
         key = writer.local()
         reads = "".join(f"V.get({name!r}), " for name in check.bound)
         writer.emit(1, f"{key} = ({writer.given(check.ident)}, {reads})")

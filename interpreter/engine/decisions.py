@@ -20,12 +20,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from brass_dsl import DslError, Env, accelerate
+from brass_dsl import CompiledExpression, DslError, Env, accelerate
 from interpreter.engine.checks import UNAVAILABLE, Check, Holds, all_hold, fused, judge
 from interpreter.engine.errors import Failure
 from interpreter.engine.table import Table
 from interpreter.ruleset.model import Action, ActionPart, Requirement
 from interpreter.ruleset.primitives import ACTION_VAR
+
+NTH_VAR = "nth"  # the number of the repetition being decided, from 1 (docs/ruleset-format.md)
 
 
 @dataclass
@@ -40,6 +42,8 @@ class PartPlan:
     holds_at: list[Holds]  # per param index: `all_hold` of `requires_at`, as one function (`checks.fused`)
     holds_first: Holds  # … of `requires_first`
     then: Any = None  # the repeated part that must be done at least once after this part (or None)
+    # `holds_at` without the memo (`checks.fused(remember=False)`), made at its first use (`unremembered`)
+    holds_fresh: list[Holds] | None = None
 
 
 def plan_part(part: ActionPart, is_global: Any) -> PartPlan:
@@ -79,6 +83,10 @@ def _accelerate(part: ActionPart) -> None:
     for requirement in part.requires:
         if requirement.check is not None:
             accelerate(requirement.check)
+    for step in part.effects:  # … and its effects' arguments, run by every fork of a search
+        for value in step.args.values():
+            if isinstance(value, CompiledExpression):
+                accelerate(value)
 
 
 def search_order(part: ActionPart) -> ActionPart:
@@ -212,6 +220,14 @@ class DecisionEngine:
             plan.then = self.required_repeats.get(id(self.original.get(id(part), part)))
         return plan
 
+    def unremembered(self, plan: PartPlan) -> list[Holds]:
+        """The plan's `holds_at` that neither read nor write the memo: for a search in a state that
+        is dropped once its values are judged (a fork), where each is judged once."""
+        found = plan.holds_fresh
+        if found is None:
+            found = plan.holds_fresh = [fused(checks, remember=False) for checks in plan.requires_at]
+        return found
+
     def search_part(self, part: ActionPart) -> ActionPart:
         """The part in the order a search for some completion tries its choices (`search_order`)."""
         found = self.searched.get(id(part))
@@ -318,7 +334,7 @@ class DecisionEngine:
         return False
 
     def _then_completable(self, part: ActionPart, env: Env) -> bool:
-        inner = self.env(dict(env.vars, nth=1))
+        inner = self.env({**env.vars, NTH_VAR: 1})
         return self.part_completable(self.search_part(part), inner)
 
     def try_value(self, plan: PartPlan, i: int, value: Any, env: Env) -> bool:
@@ -346,7 +362,7 @@ class DecisionEngine:
         repeat = action.repeat
         if repeat is None or (repeat.max is not None and done >= repeat.max):
             return False
-        env = self.env(dict(vars, nth=done + 1))
+        env = self.env({**vars, NTH_VAR: done + 1})
         if self.lister is not None:
             return self.lister(self.search_part(repeat.part), env)
         return self.part_completable(self.search_part(repeat.part), env)

@@ -14,6 +14,7 @@ here without a position that shows it fails that test.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -85,7 +86,7 @@ class SourceUnit:
     player: Player
     unit: int
     amount: int
-    at: list[str]
+    at: Sequence[str]
     action: str | None
     ranked: list[tuple[tuple[int, int], PlacedTile]]
     left: dict[str, int]

@@ -38,12 +38,30 @@ def start_turn(table: Table) -> None:
     state.actions_left = era.first_round_actions if state.round == 1 else era.actions_per_turn
 
 
+def _arguments(step: EffectStep, kept: dict[int, Any]) -> list[tuple[str, Any, bool]]:
+    """A step's arguments but `when`, each with whether it is evaluated before the step runs (a
+    literal, or an expression the effect evaluates itself with its own variables, is passed as it
+    is); worked out once per step of a ruleset and kept in `kept` (the ruleset's, with the step:
+    its id stays its own)."""
+    found = kept.get(id(step))
+    if found is None:
+        spec = EFFECTS[step.name]
+        arguments = []
+        for name, value in step.args.items():
+            if name != "when":
+                param = spec.param(name)
+                arguments.append((name, value, not (param and (param.literal or param.binds))))
+        found = kept[id(step)] = (step, arguments)
+    return found[1]
+
+
 class Flow:
     """Runs the automatic tasks of one game until a player must decide something or the game ends."""
 
     def __init__(self, table: Table, part_done: Callable[[], None]) -> None:
         self.table = table
         self.tasks: deque[Task] = deque()
+        self._arguments: dict[int, Any] = table.ruleset.__dict__.setdefault("_step_arguments", {})
         self.question: dict[str, Any] | None = None  # the open question of the step now running
         # Told the kind of each bookkeeping task just before it runs (`after_action`: an action's
         # effects are done, its end-of-turn steps not yet): a reader's hook, it may not change the state.
@@ -106,13 +124,9 @@ class Flow:
         env = Env(table, dict(vars))
         if "when" in step.args and not step.args["when"](env):
             return
-        spec = EFFECTS[step.name]
         args = {}
-        for name, value in step.args.items():
-            if name == "when":
-                continue
-            param = spec.param(name)
-            args[name] = value if (param and (param.literal or param.binds)) else value(env)
+        for name, value, evaluated in _arguments(step, self._arguments):
+            args[name] = value(env) if evaluated else value
         table.step = step
         try:
             follow = IMPLS[step.name](table, env, args)

@@ -312,6 +312,7 @@ class DecisionProtocol:
 
     def _end_action(self) -> None:
         assert self.pending is not None
+        self.table.default_answers = None  # what follows the action is not its own to answer
         self.table.note("action", player=self.table.me.seat, action=self.pending.action.id)
         self._ended = self.pending
         self.pending = None

@@ -9,6 +9,7 @@ board order (location order of the ruleset, then slot).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from interpreter.engine.errors import Failure, IllegalAction
@@ -20,7 +21,7 @@ from interpreter.engine.table import Table
 from interpreter.ruleset.model import Resource
 
 
-def consume(table: Table, player: Player, resource_id: str, amount: int, at: list[str],
+def consume(table: Table, player: Player, resource_id: str, amount: int, at: Sequence[str],
             action: str | None = None) -> list[dict[str, Any]]:
     """Take the amount (producers first, then the market); return what came from where, for the log.
 
@@ -50,7 +51,7 @@ def consume(table: Table, player: Player, resource_id: str, amount: int, at: lis
     return result
 
 
-def _choose_producers(table: Table, player: Player, resource: Resource, amount: int, at: list[str],
+def _choose_producers(table: Table, player: Player, resource: Resource, amount: int, at: Sequence[str],
                       action: str | None, naming: bool) -> list[PlacedTile]:
     """One producer per unit: the one the whole action names, else the player's choice wherever
     several are equally allowed."""
@@ -100,7 +101,7 @@ def _asked_producer(table: Table, unit: SourceUnit, kind: str | None) -> PlacedT
 
 
 def _not_a_source(table: Table, resource: Resource, player: Player, named: str, unit: int, amount: int,
-                  at: list[str], action: str | None) -> IllegalAction:
+                  at: Sequence[str], action: str | None) -> IllegalAction:
     """A named producer for a unit that no producer can give (every one allowed is used up)."""
     ranked = table.sourcing.ranked(resource, player, at, action)
     spent = SourceUnit(resource, player, unit, amount, at, action, ranked, {t.slot.id: 0 for _, t in ranked}, [])

@@ -21,7 +21,7 @@ This module only answers where a resource can come from and at what price; takin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from interpreter.engine.network import LinkNetwork
@@ -48,25 +48,31 @@ class Sourcing:
     """Where resources can come from, and at what price, in one game's state."""
 
     def __init__(self, ruleset: Ruleset, state: GameState, network: LinkNetwork, slot_order: dict[str, int],
-                 access_through: Callable[[Resource], list[str]] | None = None) -> None:
+                 access_through: Callable[[Resource], list[str]] | None = None,
+                 network_now: Callable[[], None] | None = None) -> None:
         self.rs = ruleset
         self.state = state
         self.network = network
         self.slot_order = slot_order  # board order of the slots: ties default to it
         self.merchant_locations = [loc.id for loc in ruleset.locations.values() if loc.kind == "merchant"]
         self.access_through = access_through  # the locations of a resource's `access_through`, as things stand
+        # brings the network up to the placed links (the table's, which looks once per state)
+        self.network_now = network_now or (lambda: network.update(self.state.links))
+        self._produces = {key: industry.produces for key, industry in ruleset.industries.items()}
 
     def connected_to_merchant(self, location: str, resource: Resource | None = None) -> bool:
         """A route of links joins the location to one through which the resource's market is reached:
         its `access_through` locations, else the merchant locations."""
-        self.network.update(self.state.links)
-        reach = self.network.distances_from(location)
+        network = self.network
+        self.network_now()
         through = self.merchant_locations
         if resource is not None and resource.access_through is not None and self.access_through is not None:
             through = self.access_through(resource)
-        return any(m in reach for m in through)
+        part_of = network.part_of
+        here = part_of(location)
+        return any(part_of(m) == here for m in through)
 
-    def producers(self, resource: Resource, player: Player, at: list[str], action: str | None = None
+    def producers(self, resource: Resource, player: Player, at: Sequence[str], action: str | None = None
                   ) -> Iterator[PlacedTile]:
         """Producer tiles holding the resource, in the order they must (or by default will) be used."""
         seen: set[str] = set()
@@ -80,28 +86,31 @@ class Sourcing:
         """The unflipped tiles that produce the resource and hold some (remembered in `memo`)."""
         found = memo.get(("holding", resource)) if memo is not None else None
         if found is None:
+            produces = self._produces
             found = [t for t in self.state.tiles.values()
-                     if not t.flipped and t.cubes > 0 and self.rs.industries[t.spec.industry].produces == resource]
+                     if not t.flipped and t.cubes > 0 and produces[t.spec.industry] == resource]
             if memo is not None:
                 memo[("holding", resource)] = found
         return found
 
-    def _eligible(self, kind: str, tiles: list[PlacedTile], player: Player, at: list[str]) -> list[PlacedTile]:
+    def _eligible(self, kind: str, tiles: list[PlacedTile], player: Player, at: Sequence[str]) -> list[PlacedTile]:
         """The tiles a kind of source allows, in no particular order (`_producers_of_kind` ranks them)."""
+        part_of = self.network.part_of  # connected at some distance: the same connected part
         if kind == "nearest_connected_producer":
-            return [t for t in tiles if self.network.distance(at, t.slot.location) is not None]
+            parts = self.network.parts_of(at)
+            return [t for t in tiles if part_of(t.slot.location) in parts]
         if kind == "any_producer":
             return tiles
         if kind == "own_producer":
             return [t for t in tiles if t.owner is player]
         if kind == "connected_opponent_producer":
-            return [t for t in tiles
-                    if t.owner is not player and self.network.distance(at, t.slot.location) is not None]
+            parts = self.network.parts_of(at)
+            return [t for t in tiles if t.owner is not player and part_of(t.slot.location) in parts]
         if kind == "any_opponent_producer":
             return [t for t in tiles if t.owner is not player]
         return []  # merchant_barrel and market are not producers
 
-    def _producers_of_kind(self, kind: str, resource: str, player: Player, at: list[str]) -> list[PlacedTile]:
+    def _producers_of_kind(self, kind: str, resource: str, player: Player, at: Sequence[str]) -> list[PlacedTile]:
         network = self.network
         tiles = self._holding(resource)
         if kind == "nearest_connected_producer":
@@ -120,7 +129,7 @@ class Sourcing:
             return sorted((t for t in tiles if t.owner is not player), key=lambda t: self.slot_order[t.slot.id])
         return []  # merchant_barrel and market are not producers
 
-    def market_open(self, resource: Resource, at: list[str], action: str | None = None) -> bool:
+    def market_open(self, resource: Resource, at: Sequence[str], action: str | None = None) -> bool:
         """The resource can be bought from its market for something at `at`."""
         if "market" not in resource.sources_for(action) or resource.market is None:
             return False
@@ -128,7 +137,7 @@ class Sourcing:
             return True
         return any(self.connected_to_merchant(loc, resource) for loc in at)
 
-    def free_amount(self, resource: Resource, player: Player, at: list[str], action: str | None = None,
+    def free_amount(self, resource: Resource, player: Player, at: Sequence[str], action: str | None = None,
                     memo: dict[Any, Any] | None = None) -> int:
         """The cubes of every producer the player may take the resource from: those `producers`
         yields, summed, and so counted without ranking them."""
@@ -142,7 +151,7 @@ class Sourcing:
                     total += tile.cubes
         return total
 
-    def can_source(self, player: Player, resource_id: str, amount: int, at: list[str],
+    def can_source(self, player: Player, resource_id: str, amount: int, at: Sequence[str],
                    action: str | None = None, memo: dict[Any, Any] | None = None) -> bool:
         """`amount` of the resource can be had for something at `at`, during `action` (its sources).
         `memo`: where to remember the free amount and the market's access while the state stays as
@@ -152,7 +161,7 @@ class Sourcing:
         resource = self.rs.resources[resource_id]
         return self._free(resource, player, at, action, memo) >= amount or self._open(resource, at, action, memo)
 
-    def source_cost(self, player: Player, resource_id: str, amount: int, at: list[str],
+    def source_cost(self, player: Player, resource_id: str, amount: int, at: Sequence[str],
                     action: str | None = None, memo: dict[Any, Any] | None = None) -> int:
         if amount <= 0:
             return 0
@@ -163,26 +172,36 @@ class Sourcing:
         market = self.rs.markets[resource.market]
         return market_buy_cost(market, self.state.markets[market.id], missing)
 
-    def _free(self, resource: Resource, player: Player, at: list[str], action: str | None,
+    def _free(self, resource: Resource, player: Player, at: Sequence[str], action: str | None,
               memo: dict[Any, Any] | None) -> int:
         if memo is None:
             return self.free_amount(resource, player, at, action)
-        key = ("free", resource.id, player.seat, *at, action)  # (`at` last but one: a key of any length)
+        key = ("free", resource.id, player.seat, action, *at)  # (`at` last: a key of any length)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = self.free_amount(resource, player, at, action, memo)
+            # What is free depends on `at` only through the connected parts of its places (`_eligible`):
+            # remembered per parts too, every link end or location of a connected part counts once.
+            by_parts = ("free", resource.id, player.seat, action, self.network.parts_of(at))
+            found = memo.get(by_parts)
+            if found is None:
+                found = memo[by_parts] = self.free_amount(resource, player, at, action, memo)
+            memo[key] = found
         return found
 
-    def _open(self, resource: Resource, at: list[str], action: str | None, memo: dict[Any, Any] | None) -> bool:
+    def _open(self, resource: Resource, at: Sequence[str], action: str | None, memo: dict[Any, Any] | None) -> bool:
         if memo is None:
             return self.market_open(resource, at, action)
-        key = ("open", resource.id, *at, action)
+        key = ("open", resource.id, action, *at)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = self.market_open(resource, at, action)
+            by_parts = ("open", resource.id, action, self.network.parts_of(at))  # (as `_free`)
+            found = memo.get(by_parts)
+            if found is None:
+                found = memo[by_parts] = self.market_open(resource, at, action)
+            memo[key] = found
         return found
 
-    def ranked(self, resource: Resource, player: Player, at: list[str],
+    def ranked(self, resource: Resource, player: Player, at: Sequence[str],
                action: str | None) -> list[tuple[tuple[int, int], PlacedTile]]:
         """Eligible producers with a rank: only the best rank may be used (R-COAL-02, R-COAL-06)."""
         self.network.update(self.state.links)  # a link placed by this very action counts (R-COAL-01)

@@ -15,7 +15,7 @@ position edited by hand (a scenario's given, a trace's deal, a test) says so thr
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -49,6 +49,9 @@ class Board:
         self.location_order = {lid: n for n, lid in enumerate(ruleset.locations)}
 
 
+_NETWORK_NOW = ("network now",)  # in the cache: the network was brought up to the placed links
+
+
 class Table:
     """One game's state with its ruleset: the queries rules read and the changes effects make."""
 
@@ -59,10 +62,15 @@ class Table:
         self.cards = cards
         self.network = network if network is not None else LinkNetwork(ruleset)
         self.board = board if board is not None else Board(ruleset)
-        self.sourcing = Sourcing(ruleset, state, self.network, self.board.slot_order, self.access_through)
+        self.sourcing = Sourcing(ruleset, state, self.network, self.board.slot_order, self.access_through,
+                                 self.network_now)
         self.cache: dict[Any, Any] = {}  # facts derived from the state, emptied whenever it changes
         self.answers: dict[str, Any] = {}  # answers to the questions of the effect step now running
         self.step: EffectStep | None = None  # the effect step now running (its rule is cited by its questions)
+        # The seat whose questions are answered with their first option as soon as asked, not put to
+        # it (a search trying an action's part, `WholeActionSearch.fork`, until the action ends): the
+        # step goes on as it would once answered so, without being stopped and run again.
+        self.default_answers: int | None = None
         self.named_sources = NamedSources()  # sources a whole action names for the part being decided
         self.slots = self.board.slots
         self._on_change: list[Callable[[], None]] = []
@@ -164,8 +172,16 @@ class Table:
         return found
 
     def connected(self, a: str, b: str) -> bool:
-        self.network.update(self.state.links)
+        self.network_now()
         return self.network.connected(a, b)
+
+    def network_now(self) -> None:
+        """Bring the network up to the links placed now: looked at once per state (the cache is emptied
+        whenever the state changes; `update` compares every link)."""
+        cache = self.cache
+        if cache.get(_NETWORK_NOW) is None:
+            self.network.update(self.state.links)
+            cache[_NETWORK_NOW] = True
 
     def connected_to_merchant(self, location: str, resource: Resource | None = None) -> bool:
         return self.sourcing.connected_to_merchant(location, resource)
@@ -181,7 +197,13 @@ class Table:
         return found
 
     def has_board_tiles(self, player: Player) -> bool:
-        return any(t.owner is player for t in self.state.tiles.values()) or player.seat in self.state.links.values()
+        key = ("has_board_tiles", player.seat)  # remembered until the state changes, as `network_of`
+        found = self.cache.get(key)
+        if found is None:
+            state = self.state
+            found = self.cache[key] = (any(t.owner is player for t in state.tiles.values())
+                                       or player.seat in state.links.values())
+        return found
 
     def mat_stack(self, industry: str) -> list[TileSpec]:
         """An industry's tiles on a full mat, lowest first, one entry per physical tile."""
@@ -212,13 +234,23 @@ class Table:
         market = self.ruleset.resources[resource].market
         return on_tiles + (self.state.markets.get(market, 0) if market else 0)
 
-    def can_source(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> bool:
-        self.network.update(self.state.links)
-        return self.sourcing.can_source(player, resource, amount, list(at), action, self.cache)
+    def can_source(self, player: Player, resource: str, amount: int, at: Sequence[str],
+                   action: str | None = None) -> bool:
+        if amount <= 0:  # (as `Sourcing.can_source` answers it, asked first: most needs are none)
+            return True
+        cache = self.cache
+        if cache.get(_NETWORK_NOW) is None:
+            self.network_now()
+        return self.sourcing.can_source(player, resource, amount, list(at), action, cache)
 
-    def source_cost(self, player: Player, resource: str, amount: int, at: list[str], action: str | None = None) -> int:
-        self.network.update(self.state.links)
-        return self.sourcing.source_cost(player, resource, amount, list(at), action, self.cache)
+    def source_cost(self, player: Player, resource: str, amount: int, at: Sequence[str],
+                    action: str | None = None) -> int:
+        if amount <= 0:  # (as `Sourcing.source_cost` answers it)
+            return 0
+        cache = self.cache
+        if cache.get(_NETWORK_NOW) is None:
+            self.network_now()
+        return self.sourcing.source_cost(player, resource, amount, list(at), action, cache)
 
     def link_free(self, link: str) -> bool:
         return link not in self.state.links
@@ -278,6 +310,9 @@ class Table:
             return self.answers[key]
         if len(options) == 1:
             return options[0]
+        if player.seat == self.default_answers:  # as that player's default answer would be given
+            answer = self.answers[key] = options[0]
+            return answer
         step = self.step
         if rule is None and step is not None:
             rule, where = step.rule, str(step.pos) if step.pos else ""
@@ -386,6 +421,7 @@ class Table:
 
     def place_link(self, player: Player, link: str) -> None:
         self.state.links[link] = player.seat
+        self.cache.pop(_NETWORK_NOW, None)
         player.links_left -= 1
         self.note("linked", player=player.seat, link=link)
 
@@ -442,13 +478,14 @@ def _plain(value: Any) -> Any:
         for key, item in value.items():
             if type(key) is not str:
                 return _NOT_PLAIN
-            item = _plain(item)
-            if item is _NOT_PLAIN:
-                return _NOT_PLAIN
+            if type(item) not in _PLAIN:  # (most are: no call for them)
+                item = _plain(item)
+                if item is _NOT_PLAIN:
+                    return _NOT_PLAIN
             out[key] = item
         return out
     if kind is list or kind is tuple:
-        items = [_plain(item) for item in value]
+        items = [item if type(item) in _PLAIN else _plain(item) for item in value]
         return _NOT_PLAIN if any(item is _NOT_PLAIN for item in items) else items
     return _NOT_PLAIN
 

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from brass_dsl import Env
 from brass_dsl.runtime import ABSENT
-from interpreter.engine.decisions import DecisionEngine, Pending
+from interpreter.engine.checks import Check, judge
+from interpreter.engine.decisions import NTH_VAR, DecisionEngine, Pending
 from interpreter.engine.errors import IllegalAction
 from interpreter.engine.state import Snapshot
 from interpreter.engine.values import encode
@@ -65,6 +66,7 @@ class WholeActionSearch:
         self.decisions = decisions
         self.table = protocol.table
         self._repeat_reads_own_part: dict[str, bool] = {}
+        self._steady: dict[int, list[Check]] = {}  # id of a repeated part -> its `_steady_checks`
         # The choices of the next repetition, listed by `repeat_possible` inside a fork (`_listing`)
         # and taken by `_repetitions` right after: one enumeration instead of a search and an enumeration.
         self._listed: list[Choice] | None = None
@@ -82,10 +84,14 @@ class WholeActionSearch:
 
     def _listed_whole(self, action: Action) -> bool:
         """Whether listing the action's choices tells whether it can be taken at all, so that no
-        search for one completion need come first: an action without repetitions (none to fork
-        for), whose part derives nothing before its first choice."""
+        search for one completion need come first: an action whose part derives nothing before its
+        first choice. (With repetitions too, when its part has a choice: the last is offered only
+        when the repeated part it requires can follow, `_bind_from`, so no fork is tried for an
+        action that cannot be taken; a part without a choice asks nothing of the kind.)"""
         decisions = self.decisions
-        return action.repeat is None and not decisions.plan(decisions.search_part(action.part)).derived_first
+        if action.repeat is not None and not action.part.params:
+            return False
+        return not decisions.plan(decisions.search_part(action.part)).derived_first
 
     def _first_checks_hold(self, action: Action) -> bool:
         """The preconditions of the action that need none of its choices hold."""
@@ -105,13 +111,13 @@ class WholeActionSearch:
                 if action.repeat is None:
                     found.moves.append(head)
                     continue
-                if shared is not None:
-                    found.moves.extend({**head, action.repeat.name: list(r)} for r in shared)
-                    continue
-                sequences = self._after_part(action.part, lambda: self._repetitions(action), choice)
-                if not self._reads_own_part(action):
-                    shared = sequences
-                found.moves.extend({**head, action.repeat.name: list(r)} for r in sequences)
+                if shared is None:
+                    sequences = self._after_part(action.part, lambda: self._repetitions(action), choice)
+                    if not self._reads_own_part(action):
+                        shared = sequences
+                else:
+                    sequences = shared
+                _add_moves(found.moves, head, action.repeat.name, sequences)
         finally:
             protocol.pending = None
 
@@ -127,9 +133,10 @@ class WholeActionSearch:
         return out
 
     def _bind_from(self, part: ActionPart, i: int, chosen: Move, values: dict[str, Any], out: list[Choice],
-                   env: Env) -> None:
+                   env: Env, fresh: bool = False) -> None:
         """Add to `out` every legal completion of the part from param `i` on, the choices before it
-        being `chosen` (as decisions) and `values` (bound in `env`)."""
+        being `chosen` (as decisions) and `values` (bound in `env`). `fresh`: in a state whose memo
+        is dropped afterwards (a fork), the preconditions are judged without it."""
         decisions = self.decisions
         if i == len(part.params):
             out.append((dict(chosen), dict(values)))
@@ -141,24 +148,38 @@ class WholeActionSearch:
         # this one is that search, so asking first would only do its work twice.
         final = i + 1 == len(part.params)
         last = final and plan.then is None
-        derived, holds, memo, vars = plan.derived_at[i], plan.holds_at[i], decisions.check_memo, env.vars
-        for value in decisions.domain(part, i, env):  # try_value and unbind written out: the hot loop
+        derived, memo, vars = plan.derived_at[i], decisions.check_memo, env.vars
+        holds = decisions.unremembered(plan)[i] if fresh else plan.holds_at[i]
+        if last and not derived:  # the commonest innermost loop, alone: each value that holds is a choice
+            for value in decisions.domain(part, i, env):
+                vars[name] = value
+                if holds(env, memo):
+                    decided, bound = chosen.copy(), values.copy()
+                    if value is not ABSENT:
+                        decided[name] = value if value.__class__ is str else encode(value)
+                    bound[name] = value
+                    out.append((decided, bound))
+            vars.pop(name, None)
+            return
+        # try_value and unbind written out: the hot loop. Each value replaces the one before in `vars`
+        # (a derived value too: `bind_derived` binds every one), so they are unbound once, at the end.
+        for value in decisions.domain(part, i, env):
             vars[name] = value
             if derived:
                 decisions.bind_derived(derived, env)
             if holds(env, memo) and (not final or last or decisions.part_completable(part, env, i + 1)):
                 if value is not ABSENT:  # an optional param not asked is named by no decision
-                    chosen[name] = encode(value)
+                    chosen[name] = value if value.__class__ is str else encode(value)  # (an id is itself)
                 values[name] = value
                 if last:
-                    out.append((dict(chosen), dict(values)))
+                    out.append((chosen.copy(), values.copy()))
                 else:
-                    self._bind_from(part, i + 1, chosen, values, out, env)
+                    self._bind_from(part, i + 1, chosen, values, out, env, fresh)
                 chosen.pop(name, None)
                 del values[name]
-            vars.pop(name, None)
-            for derived_name, _ in derived:
-                vars.pop(derived_name, None)
+        vars.pop(name, None)
+        for derived_name, _ in derived:
+            vars.pop(derived_name, None)
 
     # -- repetitions ------------------------------------------------------------------------------
 
@@ -173,15 +194,45 @@ class WholeActionSearch:
         if pending.action is not action or not pending.in_repeat:
             return sequences  # the action ended by itself
         # The last repetition possible needs no effects run, unless checks over the whole action
-        # must see it (they are judged when the action ends).
-        last = repeat.max is not None and pending.repeats_done + 1 >= repeat.max and not repeat.whole
+        # must see it (they are judged when the action ends): the last by `max`, or one after which
+        # a precondition that no effect can change forbids another (the Canal Era's one link).
+        done = pending.repeats_done
+        last = not repeat.whole and ((repeat.max is not None and done + 1 >= repeat.max)
+                                     or (done + 1 >= repeat.min and self._none_can_follow(repeat.part, done + 2)))
+        snapshot: Snapshot | None = None  # one for every choice: each fork puts the state back as it was
         for choice in self._choices_of_repetition(action):
             if last:
                 sequences.append([choice[0]])
                 continue
-            for rest in self._after_part(repeat.part, lambda: self._repetitions(action), choice):
+            if snapshot is None:
+                snapshot = Snapshot(self.table.state)
+            for rest in self._after_part(repeat.part, lambda: self._repetitions(action), choice, snapshot):
                 sequences.append([choice[0], *rest])
         return sequences
+
+    def _none_can_follow(self, part: ActionPart, nth: int) -> bool:
+        """Whether a steady precondition of the repeated part (`_steady_checks`) forbids its `nth`
+        repetition: judged now, before the effects of the one before it, it is what it will be after."""
+        checks = self._steady.get(id(part))
+        if checks is None:
+            checks = self._steady[id(part)] = self._steady_checks(part)
+        if not checks:
+            return False
+        env = self.decisions.env({NTH_VAR: nth})
+        return any(judge(check, env) is not True for check in checks)
+
+    def _steady_checks(self, part: ActionPart) -> list[Check]:
+        """The preconditions of a repeated part that need none of its choices and read only `nth` and
+        names no effect of an action changes (`NameEntry.steady`: the era), calling no function."""
+        decisions, registry = self.decisions, self.table.ruleset.registry
+
+        def steady(name: str) -> bool:
+            entry = registry.lookup_name(name)
+            return name == NTH_VAR or (entry is not None and entry.steady)
+
+        plan = decisions.plan(decisions.search_part(part))
+        return [check for check in plan.requires_first
+                if not check.requirement.check.functions_used and all(map(steady, check.requirement.check.names_used))]
 
     def _choices_of_repetition(self, action: Action) -> list[Choice]:
         """The choices of the repetition that comes next: as listed when the fork that led here
@@ -190,21 +241,25 @@ class WholeActionSearch:
         listed, self._listed = self._listed, None
         return listed if listed is not None else self._part_choices(action.repeat.part)
 
-    def _after_part(self, part: ActionPart, then: Any, choice: Choice) -> list[list[Move]]:
+    def _after_part(self, part: ActionPart, then: Any, choice: Choice,
+                    snapshot: Snapshot | None = None) -> list[list[Move]]:
         """Every sequence that can follow the part's `choice` (see `fork`)."""
-        result: list[list[Move]] = self.fork(part, choice, then, ended=[[]], refused=[], listing=True)
+        result: list[list[Move]] = self.fork(part, choice, then, ended=[[]], refused=[], listing=True,
+                                             snapshot=snapshot)
         return result
 
     def fork(self, part: ActionPart, choice: Choice, then: Callable[[], T], ended: T, refused: T,
-             listing: bool = False) -> T:
+             listing: bool = False, snapshot: Snapshot | None = None) -> T:
         """Bind the part's `choice`, run its effects as `apply` would, and answer with `then()`
         (or `ended` when the action ended with this part, `refused` when its end was refused);
         then put everything back. `listing`: `then` lists the next repetition's choices, so the
-        question whether one is possible is answered by listing them (`_list_repetition`)."""
+        question whether one is possible is answered by listing them (`_list_repetition`).
+        `snapshot`: of the state now, taken for an earlier fork from the same state (it is left as
+        it was: `Snapshot.restore` copies)."""
         protocol, table = self.protocol, self.table
         pending = protocol.pending
         assert pending is not None
-        snapshot, checkpoint = Snapshot(table.state), protocol.checkpoint()
+        snapshot, checkpoint = snapshot or Snapshot(table.state), protocol.checkpoint()
         saved = _copy_pending(pending)
         actor = table.me.seat
         watch, protocol.flow.watch = protocol.flow.watch, None  # a trial, not a moment of the game
@@ -212,6 +267,7 @@ class WholeActionSearch:
         self.decisions.lister = self._list_repetition if listing else None
         # What was derived from the state stays true once it is put back: kept aside, not forgotten.
         derived, memos = table.set_aside_derived(), self.decisions.set_aside_memos()
+        answering, table.default_answers = table.default_answers, actor  # (its questions: their defaults)
         try:
             self._bind_all(part, choice[1])
             try:
@@ -225,6 +281,7 @@ class WholeActionSearch:
                 return ended
             return then()
         finally:
+            table.default_answers = answering
             snapshot.restore(table.state)
             protocol.rollback(checkpoint)  # (it forgets what the trial derived)
             table.bring_back_derived(derived)
@@ -244,7 +301,7 @@ class WholeActionSearch:
         if not plan.holds_first(env, decisions.check_memo):
             return False
         out: list[Choice] = []
-        self._bind_from(part, 0, {}, {}, out, env)
+        self._bind_from(part, 0, {}, {}, out, env, fresh=True)  # (the fork drops the memo after)
         self._listed = out
         return bool(out)
 
@@ -312,6 +369,15 @@ class WholeActionSearch:
                 functions |= expr.functions_used
             found = self._repeat_reads_own_part[action.id] = bool(names & own or functions & HAND_FUNCTIONS)
         return found
+
+
+def _add_moves(moves: list[Move], head: Move, name: str, sequences: list[list[Move]]) -> None:
+    """A whole action per sequence of repetitions: `{**head, name: list(sequence)}`, made faster."""
+    copy, append = head.copy, moves.append
+    for sequence in sequences:
+        move = copy()
+        move[name] = sequence.copy()
+        append(move)
 
 
 def _expressions(part: ActionPart) -> list[Any]:

@@ -294,7 +294,9 @@ class BrassVocabulary:
         name("me", self.player, "The player taking the action.", "me.money >= 5", _me)
         name("players", ListType(self.player), "Every player, in seat order.", "count(p in players)",
              lambda env: list(game(env).players))
-        name("era", self.era, "The current era.", f"era == \"{self.ex.era}\"", lambda env: game(env).era)
+        # steady: the era ends between actions, never inside one (the flow's end of a round)
+        name("era", self.era, "The current era.", f"era == \"{self.ex.era}\"", lambda env: game(env).era,
+             steady=True)
         name("round", INT, "The round of the current era, from 1.", "round == 1", lambda env: game(env).round)
         name("board_tiles", ListType(self.tile), "Every industry tile on the board.",
              "count(t in board_tiles where t.flipped)", lambda env: game(env).board_tiles())
