@@ -50,6 +50,7 @@ def test_what_if(at_root) -> None:
         (VALUE, "rules.R-BUILD-12.text", f"{f}:7"),
         (VALUE, "rules.R-LINK-02.text", f"{f}:11"),
         (VALUE, "economy.loan.amount", f"{f}:14"),
+        (ADDED, "bots", "rulesets/what-if/bots.yaml:5"),  # the record of its tuning run (docs/bots.md)
     ]
     assert [c.path for c in found[:4]] == ["name", "title", "version", "description"]
     check = found[4]
@@ -68,6 +69,7 @@ def test_tiebreak_by_level(at_root) -> None:
         (VALUE, "game_end.ranking[1].name", f"{f}:21"),
         (EXPRESSION, "game_end.ranking[1].key", f"{f}:21"),
         (VALUE, "rules.R-END-02.text", f"{f}:14"),
+        (ADDED, "bots", "rulesets/tiebreak-by-level/bots.yaml:5"),
     ]
     assert [c.path for c in found[:3]] == HEADER
     assert (found[4].old, found[4].new) == ("p.income_position", "income_level(p)")
@@ -90,6 +92,7 @@ def test_summary_es(at_root) -> None:
         (VALUE, "rules.R-LINK-05.source", f"{f}:12"),
         (VALUE, "rules.R-ERA-02.text", f"{f}:5"),
         (VALUE, "rules.R-ERA-02.source", f"{f}:6"),
+        (ADDED, "bots", "rulesets/summary-es/bots.yaml:5"),  # its tuned parameters
     ]
     assert [c.path for c in found[:3]] == HEADER
     assert found[4].new == found[5].new == value
@@ -134,7 +137,7 @@ def test_the_other_way_round_points_at_the_base_files(at_root) -> None:
 def test_cli_text(at_root, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "rulesets/birmingham", "rulesets/what-if"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "rulesets/what-if against rulesets/birmingham: 11 changes"
+    assert out[0] == "rulesets/what-if against rulesets/birmingham: 12 changes"
     assert "rulesets/what-if/what-if.yaml:20:49: value changed: eras[canal].network[0].money: 3 → 4" in out
     assert "rulesets/what-if/what-if.yaml:14:18: value changed: economy.loan.amount [R-LOAN-01]: 30 → 25" in out
     assert ('rulesets/what-if/what-if.yaml:31:20: condition changed: actions.build.requires[10].check '
