@@ -80,6 +80,24 @@ def test_the_introductory_game_carries_its_tuned_parameters() -> None:
     assert (h.spend_per_action, h.looks) == (HeuristicParams().spend_per_action, HeuristicParams().looks)
 
 
+def test_every_shipped_ruleset_carries_the_record_of_its_own_tuning_run() -> None:
+    """docs/bots.md, "Every shipped ruleset": each folder's bots.yaml holds its run's record (Birmingham
+    plays with the defaults, which are its own); summary-es carries the parameters its run found."""
+    folders = sorted(p.parent.name for p in (Path(__file__).resolve().parents[1] / "rulesets").glob("*/ruleset.yaml"))
+    for name in folders:
+        ruleset = load_ruleset(name)
+        record = tuned_record(ruleset.source.data.get("bots"))
+        if name == "birmingham":
+            assert record is None and ruleset.bots == BotParams()
+            continue
+        own = Path(ruleset.source.pos(("bots",), key=True).file).resolve().parent.name
+        assert record is not None and own == name, name
+    assert tuned_record(load_ruleset("summary-es").source.data["bots"]) == Tuned(2, 3, 384, "better", 71.5, 100)
+    tuned = load_ruleset("summary-es").bots.heuristic
+    assert (tuned.vp_per_pound, tuned.loan_below, tuned.loan_actions) == (0.1978, 43, 7)
+    assert load_ruleset("lancashire").bots == BotParams()  # kept: its run took no step
+
+
 def test_the_defaults_are_the_numbers_the_bots_were_tuned_to() -> None:
     """A few of them, as docs/bots.md states them (all of them: the behaviour fingerprint)."""
     h = HeuristicParams()
