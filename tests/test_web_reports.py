@@ -70,3 +70,24 @@ def test_a_file_outside_the_reports_folders_or_not_a_comparison_is_refused(clien
     single = client.get("/reports", params={"path": str(runs.parent / "one.jsonl")})
     assert single.status_code == 422 and "not a comparison" in single.json()["error"]
     assert client.get("/reports").status_code == 400  # no path at all
+
+
+def test_the_bases_other_games_below_the_folders_are_its_control(tmp_path: Path) -> None:
+    """A run of the base alone beside the comparison: the page uses it as `brass report --base-from`
+    does (the control's weight and the share of the variance removed), and names it in the command."""
+    from interpreter.tools.cli.main import main
+
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    compared, base = folder / "what-if.jsonl", folder / "base.jsonl"
+    assert main(["simulate", "what-if", "--against", "birmingham", "--bot", "greedy", "--games", "3",
+                 "--out", str(compared)]) == 0
+    assert main(["simulate", "birmingham", "--bot", "greedy", "--games", "4", "--seed", "1000",
+                 "--out", str(base)]) == 0
+    page = tmp_path / "report.html"
+    assert main(["report", "what-if", "--against", "birmingham", "--from", str(compared), "--base-from", str(base),
+                 "--html", str(page)]) == 0
+    with TestClient(create_app(Folders.of([], [], [str(folder)])), base_url=LOCAL) as client:
+        response = client.get("/reports", params={"path": str(compared)})
+    assert response.status_code == 200 and response.text == page.read_text(encoding="utf-8")
+    assert f"--base-from {base}" in response.text and "as a control" in response.text

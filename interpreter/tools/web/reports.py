@@ -2,6 +2,11 @@
 BASE` found below the folders given with `--reports`, as the very page `brass report --from` writes
 (simulate/report.py reads the games, simulate/report_html.py draws the page).
 
+The page uses the base's other games as a control, as `brass report --base-from` does, when other
+files below the reports folders hold games of the base as it is now with the same players and bots
+(a run of the base alone, or the base side of another comparison; seeds the comparison plays itself
+are left out): the page says so, and the command it prints to reproduce it names those files.
+
 A file names its two rulesets as the command line did. A built-in name is loaded as such; any
 other is a ruleset folder of that name beside the file, which must lie below a reports folder too
 (so a file cannot make the server read a folder it was not given).
@@ -9,6 +14,7 @@ other is a ruleset folder of that name beside the file, which must lie below a r
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +23,10 @@ from interpreter.ruleset.errors import BrassError
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.model import Ruleset
 from interpreter.tools.simulate.compare import PRIMARY
+from interpreter.tools.simulate.games import Summary
 from interpreter.tools.simulate.report import Origin, brass_version, first_run, report_from_file
 from interpreter.tools.simulate.report_html import report_page
+from interpreter.tools.simulate.store import read_base_games
 from interpreter.tools.web.sessions import WebError
 from interpreter.tools.web.sources import Folders, inside
 
@@ -52,11 +60,31 @@ def report_html(folders: Folders, value: Any) -> str:
             raise WebError(422, f"{path} holds a single run of {run.get('ruleset')}, not a comparison of a variant "
                                 f"against its base (brass simulate VARIANT --against BASE --out FILE)")
         variant, base = (_ruleset(run.get(role), path, folders.reports) for role in ("ruleset", "against"))
-        report, _ = report_from_file(path, (variant, base),
-                                     Origin(variant.name, base.name, path, PRIMARY, brass_version()))
+        origin = Origin(variant.name, base.name, path, PRIMARY, brass_version())
+        report, _ = report_from_file(path, (variant, base), origin)
+        control = _base_files(folders, path, report.sides["ruleset"].summary, base)
+        if control:
+            report, _ = report_from_file(path, (variant, base), replace(origin, base_from=control))
     except BrassError as error:
         raise WebError(422, str(error)) from None
     return report_page(report)
+
+
+def _base_files(folders: Folders, path: Path, compared: Summary, base: Ruleset) -> tuple[Path, ...]:
+    """The other files below the reports folders with games of `base` a control can use (none when
+    they hold fewer than 2 in all: a control needs 2 or more)."""
+    played = {game.seed for game in compared.games}
+    found: list[Path] = []
+    seeds: set[int] = set()
+    for root in folders.reports:
+        for other in sorted(p for p in root.rglob(PATTERN) if p.is_file() and p.resolve() != path.resolve()):
+            try:
+                games = read_base_games([other], base, compared.players, compared.bots, played)
+            except (BrassError, KeyError, TypeError, ValueError):
+                continue  # not the base's games with these players and bots, or no run at all
+            found.append(other)
+            seeds.update(game.seed for game in games)
+    return tuple(found) if len(seeds) >= 2 else ()
 
 
 def _ruleset(name: Any, path: Path, roots: list[Path]) -> Ruleset:
