@@ -223,6 +223,10 @@ def test_write_puts_bots_yaml_in_the_folder_and_the_ruleset_loads_it(run, tmp_pa
         "8 tuning games, 1 step(s) taken.\n"
         "# The verdict: tuned beats the starting parameters in 1 of 2 games (Wilson 9–91 %): not shown better")
     assert list(yaml.safe_load(text)["bots"]["heuristic"]) == list(SPANS)  # the searched ones, pinned
+    # the bots.yaml it wrote leaves it the same run: resumed, it writes again without playing
+    status, again, err = run("tune", str(folder), *TINY[1:], "--write", "--out", str(tmp_path / "run.jsonl"),
+                             "--resume")
+    assert status == 0 and result(again) == result(out) and (folder / "bots.yaml").read_text() == text, err
     mine = load_ruleset(folder)  # a bots.yaml the loader accepts: the defaults, and the record
     assert mine.bots == BotParams()
     assert tuned_record(mine.source.data["bots"]) == Tuned(2, 2, 8, "kept", 1, 2)

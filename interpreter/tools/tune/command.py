@@ -12,6 +12,8 @@ come on top. Ctrl-C stops the run after saying what is saved; --resume continues
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
 import os
 import re
@@ -108,7 +110,7 @@ def _open(args: argparse.Namespace, ruleset: Ruleset) -> Run:
     start = ruleset.bots
     space = Space.around(start.heuristic)
     path = Path(args.out or f"tune-{ruleset.name}-{args.players}p-seed{args.seed}.jsonl")
-    header = {"tune": FORMAT, "ruleset": ruleset.name, "fingerprint": shipment(ruleset).fingerprint,
+    header = {"tune": FORMAT, "ruleset": ruleset.name, "fingerprint": rules_fingerprint(ruleset),
               "players": settings.players, "seed": settings.seed, "candidates": settings.candidates,
               "rounds": settings.rounds, "space": space.to_dict(),
               "start": to_data(start, changed_only=False)["heuristic"]}
@@ -116,6 +118,15 @@ def _open(args: argparse.Namespace, ruleset: Ruleset) -> Run:
     state = replay(settings, space.point(start.heuristic), saved.scores)
     jobs = args.jobs or len(os.sched_getaffinity(0))
     return Run(ruleset, settings, space, start, Where(jobs, args.ray), Writer(path), saved, state)
+
+
+def rules_fingerprint(ruleset: Ruleset) -> str:
+    """The ruleset's fingerprint without its `bots:` section, for a run file's header. A tuning game
+    takes each seat's parameters from the run (the header's `start`, checked too, and its
+    candidates), never from the section, so the bots.yaml a run writes (--write) leaves it the same
+    run: it can be resumed to write again, or to go on with a larger budget."""
+    rules = {key: value for key, value in ruleset.data.items() if key != "bots"}
+    return hashlib.sha256(json.dumps(rules, sort_keys=True, ensure_ascii=True, default=str).encode()).hexdigest()[:16]
 
 
 def _tune(run: Run, budget: Budget) -> None:
