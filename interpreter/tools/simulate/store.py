@@ -43,9 +43,12 @@ GAME_FIELDS = ("role", "ruleset", "seed", "winners", "actions", "decisions", "ac
 Key = tuple[str, int]  # (role, seed)
 
 
-def fingerprint(ruleset: Ruleset) -> str:
-    """A short digest of the resolved ruleset: a changed file gives another fingerprint."""
-    text = json.dumps(ruleset.data, sort_keys=True, ensure_ascii=True, default=str)
+def fingerprint(ruleset: Ruleset, leaving_out: Collection[str] = ()) -> str:
+    """A short digest of the resolved ruleset: a changed file gives another fingerprint. Sections
+    `leaving_out` are not part of it (a tuning run leaves out `bots`)."""
+    data = {key: value for key, value in ruleset.data.items() if key not in leaving_out} if leaving_out \
+        else ruleset.data
+    text = json.dumps(data, sort_keys=True, ensure_ascii=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 

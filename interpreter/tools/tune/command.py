@@ -12,8 +12,6 @@ come on top. Ctrl-C stops the run after saying what is saved; --resume continues
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import math
 import os
 import re
@@ -31,6 +29,7 @@ from interpreter.tools.simulate.games import GameRecord
 from interpreter.tools.simulate.pool import WorkersFailed
 from interpreter.tools.simulate.run import progress_bar
 from interpreter.tools.simulate.stats import t_quantile, wilson
+from interpreter.tools.simulate.store import fingerprint
 from interpreter.tools.tune.checkpoint import FALSE_STEP, FORMAT, Saved, Writer, open_run
 from interpreter.tools.tune.evolve import Settings, State, candidates, replay
 from interpreter.tools.tune.play import Where, batches, margin, play, size_for
@@ -125,8 +124,7 @@ def rules_fingerprint(ruleset: Ruleset) -> str:
     takes each seat's parameters from the run (the header's `start`, checked too, and its
     candidates), never from the section, so the bots.yaml a run writes (--write) leaves it the same
     run: it can be resumed to write again, or to go on with a larger budget."""
-    rules = {key: value for key, value in ruleset.data.items() if key != "bots"}
-    return hashlib.sha256(json.dumps(rules, sort_keys=True, ensure_ascii=True, default=str).encode()).hexdigest()[:16]
+    return fingerprint(ruleset, leaving_out=("bots",))
 
 
 def _tune(run: Run, budget: Budget) -> None:
